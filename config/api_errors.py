@@ -1,0 +1,70 @@
+"""DRF exception handler: every refusal answers in SPEC section 8's error shape."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from config.errors import ServiceError, error_body
+
+log = logging.getLogger(__name__)
+
+_PLAIN_MESSAGES = {
+    exceptions.NotAuthenticated: "Sign in or start a guest game first: this needs a player.",
+    exceptions.AuthenticationFailed: "That token or session is not valid. Sign in again.",
+    exceptions.PermissionDenied: "You are not allowed to do that.",
+    exceptions.MethodNotAllowed: "This address does not accept that method.",
+    exceptions.UnsupportedMediaType: "Send the body as JSON (Content-Type: application/json).",
+    exceptions.ParseError: "The body is not valid JSON.",
+    exceptions.NotAcceptable: "This API answers in JSON only.",
+}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ServiceError):
+        response = Response(exc.body(), status=exc.status)
+        if exc.retry_after is not None:
+            response["Retry-After"] = str(exc.retry_after)
+        return response
+    if isinstance(exc, Http404):
+        return Response(error_body("Not found."), status=status.HTTP_404_NOT_FOUND)
+    if isinstance(exc, PermissionDenied):
+        return Response(error_body("You are not allowed to do that."), status=status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, exceptions.APIException):
+        message = _PLAIN_MESSAGES.get(type(exc)) or _flatten(exc.detail)
+        code = exc.status_code
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            code = status.HTTP_401_UNAUTHORIZED
+        response = Response(error_body(message), status=code)
+        wait = getattr(exc, "wait", None)
+        if wait is not None:
+            response["Retry-After"] = str(max(1, int(wait)))
+        return response
+    if isinstance(exc, DatabaseError):
+        log.exception("database unavailable")
+        response = Response(
+            error_body("The game server's storage is unavailable. Try again in a moment."),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = "5"
+        return response
+    return None
+
+
+def _flatten(detail: Any) -> str:
+    """One readable sentence from DRF's nested validation detail."""
+    if isinstance(detail, dict):
+        parts = []
+        for field, value in detail.items():
+            text = _flatten(value)
+            parts.append(text if field == "non_field_errors" else f"{field}: {text}")
+        return " ".join(parts)
+    if isinstance(detail, list):
+        return " ".join(_flatten(item) for item in detail)
+    return str(detail)

@@ -1,0 +1,53 @@
+"""Request guards that must run before any view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from config.errors import error_body
+
+
+class BodySizeLimitMiddleware:
+    """Refuse an oversized body with 413 before anything reads it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        try:
+            size = int(length)
+        except ValueError:
+            return JsonResponse(error_body("The Content-Length header is not a number."), status=400)
+        if size > settings.MAX_BODY_BYTES:
+            return JsonResponse(
+                error_body(f"The body is too large: at most {settings.MAX_BODY_BYTES} bytes are accepted."),
+                status=413,
+            )
+        return self.get_response(request)
+
+
+class ApiErrorMiddleware:
+    """Answers under /api/ that Django makes itself (404, 405, 500) in the API's error shape."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.path.startswith("/api/") or response.get("Content-Type", "").startswith(
+            ("application/json", "application/vnd.oai.openapi")
+        ):
+            return response
+        if response.status_code == 404:
+            return JsonResponse(error_body("No such address in the API."), status=404)
+        if response.status_code == 403:
+            # Django's CSRF failure page: say what to do instead.
+            return JsonResponse(
+                error_body("The request was refused: send the CSRF token from the page, or use a Token."),
+                status=403,
+            )
+        return response

@@ -1,0 +1,3 @@
+"""Every WebSocket path of SPEC section 8, gathered from the apps."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,124 @@
+"""Deals, daily challenges, refereed game sessions with their move logs, submissions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Deal(models.Model):
+    """A game code ever played or handed out; boards per code hang off it."""
+
+    code = models.CharField(max_length=24, unique=True)
+    game = models.CharField(max_length=2)  # SP, SD, RU
+    variant = models.CharField(max_length=16)  # the code without its deal letters
+    number = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Daily(models.Model):
+    """One deal per UTC date and daily variant (SPEC section 7)."""
+
+    date = models.DateField()
+    variant = models.CharField(max_length=16)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="dailies")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["date", "variant"], name="daily_once_per_date")]
+        verbose_name_plural = "dailies"
+
+    @property
+    def board(self) -> str:
+        return f"daily:{self.date.isoformat()}:{self.variant}"
+
+    @property
+    def closes_at(self) -> dt.datetime:
+        """Ranked attempts can start until 24:00 UTC of the day."""
+        return dt.datetime.combine(self.date + dt.timedelta(days=1), dt.time(0), tzinfo=dt.UTC)
+
+    @property
+    def publishes_at(self) -> dt.datetime:
+        """At 01:00 UTC the next day open attempts end and the code is published."""
+        return self.closes_at + dt.timedelta(hours=1)
+
+    def __str__(self) -> str:
+        return self.board
+
+
+class GameSession(models.Model):
+    """A refereed game: its state is a pure function of (deal, log)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sessions")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions")
+    daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions")
+    ranked = models.BooleanField(default=False)
+    board = models.CharField(max_length=64, null=True, blank=True)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Denormalised from the log so lists and rooms need no replay.
+    action_count = models.PositiveIntegerField(default=0)
+    score = models.IntegerField(default=0)
+    moves = models.PositiveIntegerField(default=0)
+    progress = models.PositiveSmallIntegerField(default=0)  # sequences removed or cards home
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "daily"],
+                condition=models.Q(ranked=True),
+                name="one_ranked_session_per_daily",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["player", "-started_at"], name="session_player_recent"),
+            models.Index(fields=["daily", "finished_at"], name="session_daily_open"),
+        ]
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+    def __str__(self) -> str:
+        return f"{self.id} {self.deal_id}"
+
+
+class GameAction(models.Model):
+    """One token of a session's move log, appended in the transaction that applied it."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()  # 1-based position in the log
+    token = models.CharField(max_length=16)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "seq"], name="action_position_unique")]
+        ordering = ["session", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.seq}. {self.token}"
+
+
+class Submission(models.Model):
+    """A batch submission's answer, kept so an idempotency key replays it exactly."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
+    key = models.CharField(max_length=128)
+    body_digest = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    result = models.ForeignKey("leaderboard.Result", null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "key"], name="submission_key_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}:{self.key}"

@@ -1,0 +1,104 @@
+"""Sign-up, log-in, log-out and the current player (SPEC section 8, Players)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login, logout
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.fields import StrictCharField
+from leaderboard import players
+from leaderboard.models import Player
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=100, trim_whitespace=False)
+    password = StrictCharField(max_length=200, trim_whitespace=False)
+
+
+TokenSerializer = inline_serializer(
+    "PlayerToken", {"token": serializers.CharField(), "username": serializers.CharField()}
+)
+MeSerializer = inline_serializer(
+    "Me",
+    {
+        "username": serializers.CharField(),
+        "guest": serializers.BooleanField(),
+        "joined": serializers.DateTimeField(),
+    },
+)
+
+
+def client_address(request: Request) -> str:
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def _current_guest(request: Request) -> Player | None:
+    user = request.user
+    return user if isinstance(user, Player) and user.is_guest else None
+
+
+def _signed_in(request: Request, player: Player) -> Response:
+    if request.session is not None and request.auth is None:
+        # The browser: make its session this player's.
+        login(request._request, player, backend="django.contrib.auth.backends.ModelBackend")
+    return Response({"token": players.token_for(player), "username": player.username})
+
+
+class SignUpView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer}, operation_id="signup")
+    def post(self, request: Request) -> Response:
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = players.sign_up(
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+            address=client_address(request),
+            guest=_current_guest(request),
+        )
+        response = _signed_in(request, player)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class LogInView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer}, operation_id="login")
+    def post(self, request: Request) -> Response:
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = players.log_in(
+            username=data.validated_data["username"], password=data.validated_data["password"]
+        )
+        return _signed_in(request, player)
+
+
+class LogOutView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: inline_serializer("LoggedOut", {"ok": serializers.BooleanField()})})
+    def post(self, request: Request) -> Response:
+        player = request.user
+        assert isinstance(player, Player)
+        players.revoke_token(player)
+        logout(request._request)
+        return Response({"ok": True})
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: MeSerializer}, operation_id="me")
+    def get(self, request: Request) -> Response:
+        player = request.user
+        assert isinstance(player, Player)
+        return Response(
+            {"username": player.display_name, "guest": player.is_guest, "joined": player.date_joined}
+        )

@@ -1,0 +1,93 @@
+"""Player services: guests, sign-up, log-in, log-out (HackSoft style: typed, keyword-only)."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from config import ratelimit
+from config.errors import BadRequest, Conflict, NotAuthenticated, Unprocessable
+from leaderboard.models import GUEST_PREFIX, Player
+
+NAME_RULE = re.compile(r"[A-Za-z0-9_-]{3,20}")
+
+
+def create_guest() -> Player:
+    player = Player(username=f"{GUEST_PREFIX}{secrets.token_hex(8)}", is_guest=True)
+    player.set_unusable_password()
+    player.save()
+    return player
+
+
+def _check_name(username: str) -> str:
+    name = username.strip()
+    if not NAME_RULE.fullmatch(name):
+        raise Unprocessable(
+            "A name is 3 to 20 characters: letters, digits, '_' and '-' only."
+        )
+    if Player.objects.filter(username__iexact=name).exists():
+        raise Conflict(f"The name {name!r} is taken. Pick another.")
+    return name
+
+
+def _check_password(password: str, player: Player) -> None:
+    try:
+        validate_password(password, user=player)
+    except ValidationError as exc:
+        raise Unprocessable(" ".join(exc.messages)) from None
+
+
+def sign_up(*, username: str, password: str, address: str, guest: Player | None = None) -> Player:
+    """Make a named player; a guest who signs up keeps their games."""
+    ratelimit.hit(
+        "signup",
+        address,
+        limit=settings.RATE_SIGNUPS,
+        seconds=3600,
+        message="Too many sign-ups from this address.",
+    )
+    name = _check_name(username)
+    player = guest if guest is not None and guest.is_guest else Player(is_guest=False)
+    player.username = name
+    player.is_guest = False
+    _check_password(password, player)
+    player.set_password(password)
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise Conflict(f"The name {name!r} is taken. Pick another.") from None
+    return player
+
+
+def log_in(*, username: str, password: str) -> Player:
+    name = username.strip().lower()
+    bucket_args = {"limit": settings.RATE_LOGIN_FAILURES, "seconds": 300}
+    ratelimit.check("login", name, message="Too many failed log-ins for this name.", **bucket_args)
+    player = authenticate(username=_stored_name(username), password=password)
+    if player is None or not isinstance(player, Player) or player.is_guest:
+        ratelimit.record("login", name, seconds=300)
+        raise NotAuthenticated("Wrong name or password.")
+    return player
+
+
+def _stored_name(username: str) -> str:
+    """Names are unique without regard to case: log in with any case."""
+    found = Player.objects.filter(username__iexact=username.strip()).values_list("username", flat=True).first()
+    return found or username
+
+
+def token_for(player: Player) -> str:
+    token, _ = Token.objects.get_or_create(user=player)
+    return token.key
+
+
+def revoke_token(player: Player) -> None:
+    Token.objects.filter(user=player).delete()

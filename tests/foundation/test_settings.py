@@ -1,0 +1,61 @@
+"""Settings come from the environment; production refuses to start without real secrets."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+
+
+def _load_settings(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
+    clean.update(env)
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DATABASES['default']['ENGINE'], settings.CHANNEL_LAYERS['default']['BACKEND'], settings.DEBUG)"
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_embedded_default_is_sqlite_and_in_memory_layer() -> None:
+    out = _load_settings({})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "True"]
+
+
+def test_urls_switch_to_postgresql_and_redis() -> None:
+    out = _load_settings({"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "REDIS_URL": "redis://127.0.0.1:6379/0"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:2] == ["django.db.backends.postgresql", "channels_redis.core.RedisChannelLayer"]
+
+
+@pytest.mark.parametrize(
+    "env, complaint",
+    [
+        ({}, "SECRET_KEY"),
+        ({"SECRET_KEY": "dev-insecure-secret-key-only-for-the-embedded-run"}, "SECRET_KEY"),
+        ({"SECRET_KEY": "x" * 40}, "DAILY_SECRET"),
+        ({"SECRET_KEY": "x" * 40, "DAILY_SECRET": "y" * 20}, "ALLOWED_HOSTS"),
+        ({"SECRET_KEY": "x" * 40, "DAILY_SECRET": "y" * 20, "ALLOWED_HOSTS": "a.example", "DEBUG": "1"}, "DEBUG"),
+    ],
+)
+def test_production_refuses_to_start_without_real_secrets(env: dict[str, str], complaint: str) -> None:
+    out = _load_settings({"APP_ENV": "production", **env})
+    assert out.returncode != 0
+    assert "ImproperlyConfigured" in out.stderr and complaint in out.stderr
+
+
+def test_production_starts_with_real_secrets() -> None:
+    out = _load_settings(
+        {"APP_ENV": "production", "SECRET_KEY": "k" * 50, "DAILY_SECRET": "d" * 32, "ALLOWED_HOSTS": "league.example"}
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-1] == "False"

@@ -1,3 +1,6 @@
 """Every WebSocket path of SPEC section 8, gathered from the apps."""
 
-websocket_urlpatterns: list = []
+from games.routing import websocket_urlpatterns as games_ws
+from leaderboard.routing import websocket_urlpatterns as leaderboard_ws
+
+websocket_urlpatterns = [*games_ws, *leaderboard_ws]

@@ -6,6 +6,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("games.api.urls")),
     path("api/", include("leaderboard.api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),

@@ -1,0 +1,3 @@
+"""WebSocket paths of the games app."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""WebSocket paths of the leaderboard app."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,45 @@
+"""The rules engine of the solitaire league: Spider, Spiderette and Russian Solitaire.
+
+Pure Python, standard library only. ``Game.from_code(code)`` deals a game; ``push``
+actions onto it (``Undo()`` takes the last one back); ``replay(code, tokens)``
+verifies a whole move log. See SPEC.md sections 1-5.
+"""
+
+from .actions import (
+    Action,
+    Deal,
+    FromFoundation,
+    Move,
+    ToFoundation,
+    Undo,
+    parse_action,
+)
+from .codes import ALL_VARIANTS, DAILY_VARIANTS, DEAL_NUMBERS, GameCode, parse_variant
+from .errors import EngineError, IllegalAction, InvalidCode, MalformedAction
+from .game import UNDO_LIMIT, Game
+from .replay import MAX_LOG_TOKENS, ReplayError, ReplayResult, replay
+
+__all__ = [
+    "ALL_VARIANTS",
+    "DAILY_VARIANTS",
+    "DEAL_NUMBERS",
+    "MAX_LOG_TOKENS",
+    "UNDO_LIMIT",
+    "Action",
+    "Deal",
+    "EngineError",
+    "FromFoundation",
+    "Game",
+    "GameCode",
+    "IllegalAction",
+    "InvalidCode",
+    "MalformedAction",
+    "Move",
+    "ReplayError",
+    "ReplayResult",
+    "ToFoundation",
+    "Undo",
+    "parse_action",
+    "parse_variant",
+    "replay",
+]

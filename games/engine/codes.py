@@ -1,0 +1,207 @@
+"""Game codes and variants (SPEC section 3): parse, validate and format them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import InvalidCode
+
+DEAL_NUMBERS: Final = 26**7
+DEAL_LETTERS: Final = 7
+VERSION: Final = "1"
+
+GAME_NAMES: Final[dict[str, str]] = {
+    "SP": "Spider",
+    "SD": "Spiderette",
+    "RU": "Russian Solitaire",
+}
+
+ALL_VARIANTS: Final[tuple[str, ...]] = (
+    "SP1-S1C",
+    "SP1-S2C",
+    "SP1-S2R",
+    "SP1-S4C",
+    "SP1-S4R",
+    "SD1-S1",
+    "SD1-S2",
+    "SD1-S4",
+    "RU1-C",
+    "RU1-R",
+)
+DAILY_VARIANTS: Final[tuple[str, ...]] = (
+    "SP1-S1C",
+    "SP1-S2C",
+    "SP1-S4C",
+    "SD1-S1",
+    "SD1-S2",
+    "SD1-S4",
+    "RU1-C",
+)
+
+_EXAMPLE = "SP1-S4C-AAAAAAD"
+_WHITESPACE = " \t\r\n"
+
+
+@dataclass(frozen=True)
+class GameCode:
+    """One deal of one variant: ``SP1-S4C-AAAAAAD``."""
+
+    game: str  # "SP" | "SD" | "RU"
+    suits: int  # 1, 2 or 4 (Russian: 4)
+    rule: str  # "C" | "R" (Spiderette: "C")
+    number: int  # 0 <= number < 26**7
+
+    def __post_init__(self) -> None:
+        variant = _format_variant(self.game, self.suits, self.rule)
+        if variant not in ALL_VARIANTS:
+            raise InvalidCode(f"There is no variant {variant}")
+        if type(self.number) is not int or not 0 <= self.number < DEAL_NUMBERS:
+            raise InvalidCode(f"The deal number must be a whole number from 0 to {DEAL_NUMBERS - 1}")
+
+    @classmethod
+    def parse(cls, text: object) -> GameCode:
+        """The code in ``text`` (any letter case, surrounding spaces); InvalidCode if it is not one."""
+        clean = _clean(text, "A game code")
+        parts = clean.split("-")
+        if len(parts) != 3:
+            raise InvalidCode(
+                f"A game code has three parts joined by '-', like {_EXAMPLE}; "
+                f"{clean!r} has {len(parts)}"
+            )
+        game, suits, rule = _parse_variant_parts(parts[0], parts[1])
+        return cls(game, suits, rule, _parse_number(parts[2]))
+
+    @classmethod
+    def from_variant(cls, variant: object, number: int) -> GameCode:
+        """The deal ``number`` of ``variant`` (``SP1-S4C``); InvalidCode if either is wrong."""
+        canonical = parse_variant(variant)
+        game, suits, rule = _VARIANT_PARTS[canonical]
+        if type(number) is not int or not 0 <= number < DEAL_NUMBERS:
+            raise InvalidCode(f"The deal number must be a whole number from 0 to {DEAL_NUMBERS - 1}")
+        return cls(game, suits, rule, number)
+
+    @property
+    def variant(self) -> str:
+        """The code without its deal letters: ``SP1-S4C``, ``SD1-S2``, ``RU1-C``."""
+        return _format_variant(self.game, self.suits, self.rule)
+
+    @property
+    def game_name(self) -> str:
+        """``Spider``, ``Spiderette`` or ``Russian Solitaire``."""
+        return GAME_NAMES[self.game]
+
+    @property
+    def letters(self) -> str:
+        """The deal number as seven letters, ``AAAAAAD`` for 3."""
+        return number_to_letters(self.number)
+
+    def __str__(self) -> str:
+        return f"{self.variant}-{self.letters}"
+
+
+def parse_variant(text: object) -> str:
+    """The canonical variant in ``text`` (``sp1-s4c`` -> ``SP1-S4C``); InvalidCode if none."""
+    clean = _clean(text, "A variant")
+    parts = clean.split("-")
+    if len(parts) != 2:
+        raise InvalidCode(
+            f"A variant has two parts joined by '-', like SP1-S4C, SD1-S2 or RU1-C; "
+            f"{clean!r} has {len(parts)}"
+        )
+    return _format_variant(*_parse_variant_parts(parts[0], parts[1]))
+
+
+def number_to_letters(number: int) -> str:
+    """Base 26 with ``A`` = 0, seven letters, most significant first."""
+    letters = []
+    for _ in range(DEAL_LETTERS):
+        number, digit = divmod(number, 26)
+        letters.append(chr(65 + digit))
+    return "".join(reversed(letters))
+
+
+def _format_variant(game: str, suits: int, rule: str) -> str:
+    if game == "SP":
+        return f"SP{VERSION}-S{suits}{rule}"
+    if game == "SD":
+        return f"SD{VERSION}-S{suits}"
+    return f"{game}{VERSION}-{rule}"
+
+
+def _clean(text: object, what: str) -> str:
+    if not isinstance(text, str):
+        raise InvalidCode(f"{what} must be text, not {type(text).__name__}")
+    clean = text.strip(_WHITESPACE)
+    if not clean:
+        raise InvalidCode(f"{what} is empty")
+    if not clean.isascii():
+        raise InvalidCode(f"{what} uses only the letters A-Z, digits and '-'; {clean!r} has others")
+    return clean.upper()
+
+
+def _parse_variant_parts(head: str, body: str) -> tuple[str, int, str]:
+    game, version = head[:2], head[2:]
+    if game not in GAME_NAMES:
+        raise InvalidCode(
+            f"Unknown game {head!r}: a code starts with SP1 (Spider), SD1 (Spiderette) "
+            f"or RU1 (Russian Solitaire)"
+        )
+    if version != VERSION:
+        raise InvalidCode(
+            f"Unknown deal version {version!r} in {head!r}: only version 1 exists ({game}1)"
+        )
+    name = GAME_NAMES[game]
+    if game == "RU":
+        if body not in ("C", "R"):
+            raise InvalidCode(
+                f"Russian Solitaire's rule is C (Classic) or R (Relaxed), not {body!r}"
+            )
+        return game, 4, body
+    if not body.startswith("S") or len(body) < 2 or body[1] not in "0123456789":
+        raise InvalidCode(f"{name}'s variant is S and the number of suits, like S4; not {body!r}")
+    suits_text = body[1]
+    if suits_text not in "124":
+        raise InvalidCode(f"{name} is played with 1, 2 or 4 suits, not {suits_text}")
+    suits = int(suits_text)
+    rule = body[2:]
+    if game == "SD":
+        if rule:
+            raise InvalidCode(
+                f"Spiderette has no rule letter: write SD1-S{suits}, not SD1-{body}"
+            )
+        return game, suits, "C"
+    if rule not in ("C", "R"):
+        if not rule:
+            raise InvalidCode(
+                f"Spider's variant needs a rule after the suits: S{suits}C (Classic) "
+                f"or S{suits}R (Relaxed)"
+            )
+        raise InvalidCode(f"Spider's rule is C (Classic) or R (Relaxed), not {rule!r}")
+    if suits == 1 and rule == "R":
+        raise InvalidCode(
+            "With one suit Spider has only the Classic rule (C): write SP1-S1C"
+        )
+    return game, suits, rule
+
+
+def _parse_number(letters: str) -> int:
+    if len(letters) != DEAL_LETTERS:
+        raise InvalidCode(
+            f"The deal number is {DEAL_LETTERS} letters A-Z, like AAAAAAD; "
+            f"{letters!r} has {len(letters)}"
+        )
+    number = 0
+    for ch in letters:
+        if not "A" <= ch <= "Z":
+            raise InvalidCode(
+                f"The deal number is made of the letters A-Z only; {letters!r} has {ch!r}"
+            )
+        number = number * 26 + ord(ch) - 65
+    return number
+
+
+_VARIANT_PARTS: Final[dict[str, tuple[str, int, str]]] = {}
+for _v in ALL_VARIANTS:
+    _h, _b = _v.split("-")
+    _VARIANT_PARTS[_v] = _parse_variant_parts(_h, _b)

@@ -1,0 +1,371 @@
+"""The game: a position you push actions onto and undo, python-chess style.
+
+A position is kept as small ints for speed: each column is a list of cards
+from the bottom to the top whose first ``down[i]`` cards are face-down; the
+stock is the list of stock cards with the index of the next one; each undo
+record is a small tuple of what changed, never a copy of the board.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import ClassVar, Final
+
+from .actions import _CACHE, Action, Deal, FromFoundation, Move, ToFoundation, Undo, parse_action
+from .cards import NAME_OF, SUITS
+from .codes import GameCode
+from .errors import EngineError, IllegalAction
+from .layout import LAYOUTS, Layout
+
+UNDO_LIMIT: Final = 100
+WON: Final = "The game is won: no more moves"
+NOTHING_TO_UNDO: Final = "Nothing to undo"
+
+Record = tuple[int, ...]
+
+
+class Game:
+    """One game of Spider, Spiderette or Russian Solitaire; make it with ``Game.from_code``."""
+
+    __slots__ = (
+        "code",
+        "layout",
+        "_cols",
+        "_down",
+        "_stock",
+        "_stock_pos",
+        "_removed",
+        "_found",
+        "_home",
+        "_score",
+        "_moves",
+        "_won",
+        "_history",
+    )
+
+    has_stock: ClassVar[bool] = True
+    has_foundations: ClassVar[bool] = False
+
+    code: GameCode
+    layout: Layout
+    _cols: list[list[int]]
+    _down: list[int]
+    _stock: list[int]
+    _stock_pos: int
+    _removed: list[int]
+    _found: list[list[int]]
+    _home: int
+    _score: int
+    _moves: int
+    _won: bool
+    _history: deque[Record]
+
+    # ------------------------------------------------------------------ making
+
+    @classmethod
+    def from_code(cls, code: GameCode | str) -> Game:
+        """The game at the start of the deal ``code``; InvalidCode if the text is not a code."""
+        from .deal import deal
+
+        parsed = code if isinstance(code, GameCode) else GameCode.parse(code)
+        initial = deal(parsed)
+        game = _class_for(parsed)()
+        game._setup(
+            parsed,
+            [list(c) for c in initial.columns],
+            list(initial.face_down),
+            list(initial.stock),
+        )
+        return game
+
+    @classmethod
+    def from_state(cls, document: dict[str, object]) -> Game:
+        """A game in the position of a state document (SPEC section 5), without undo history.
+
+        For tests and analysis: the cards are not checked against the deal.
+        """
+        from .position import game_from_state
+
+        return game_from_state(document)
+
+    def _setup(
+        self,
+        code: GameCode,
+        columns: list[list[int]],
+        down: list[int],
+        stock: list[int],
+        removed: Sequence[int] = (),
+        foundations: Sequence[Sequence[int]] = ((), (), (), ()),
+        score: int | None = None,
+        moves: int = 0,
+    ) -> None:
+        self.code = code
+        self.layout = LAYOUTS[code.game]
+        self._cols = columns
+        self._down = down
+        self._stock = stock
+        self._stock_pos = 0
+        self._removed = list(removed)
+        self._found = [list(f) for f in foundations]
+        self._home = sum(len(f) for f in self._found)
+        self._score = self.initial_score() if score is None else score
+        self._moves = moves
+        self._history = deque(maxlen=UNDO_LIMIT)
+        self._won = self._is_won()
+
+    def initial_score(self) -> int:
+        return 500
+
+    # ----------------------------------------------------------------- playing
+
+    def push(self, action: Action) -> None:
+        """Apply ``action`` (``Undo()`` undoes); IllegalAction with the rule, state unchanged."""
+        if self._won:
+            raise IllegalAction(WON)
+        kind = type(action)
+        if kind is Move:
+            move: Move = action  # type: ignore[assignment]
+            s = move.source - 1
+            n = move.count
+            t = move.target - 1
+            refusal = self._move_refusal(s, n, t)
+            if refusal is not None:
+                raise IllegalAction(refusal)
+            self._do_move(s, n, t)
+        elif kind is ToFoundation:
+            s = action.source - 1  # type: ignore[union-attr]
+            refusal = self._home_refusal(s)
+            if refusal is not None:
+                raise IllegalAction(refusal)
+            self._do_home(s)
+        elif kind is Deal:
+            refusal = self._deal_refusal()
+            if refusal is not None:
+                raise IllegalAction(refusal)
+            self._do_deal()
+        elif kind is Undo:
+            if not self._history:
+                raise IllegalAction(NOTHING_TO_UNDO)
+            self._revert(self._history.pop())
+        elif kind is FromFoundation:
+            back: FromFoundation = action  # type: ignore[assignment]
+            suit = SUITS.index(back.suit)
+            t = back.target - 1
+            refusal = self._back_refusal(suit, t)
+            if refusal is not None:
+                raise IllegalAction(refusal)
+            self._do_back(suit, t)
+        else:
+            raise TypeError(f"not an action: {action!r}")
+
+    def apply(self, token: object) -> Action:
+        """Parse ``token`` and push it; returns the action. MalformedAction or IllegalAction."""
+        action = parse_action(token)
+        self.push(action)
+        return action
+
+    def refusal(self, action: Action) -> str | None:
+        """Why ``action`` is refused now, in words, or None if it is legal."""
+        if self._won:
+            return WON
+        if isinstance(action, Move):
+            return self._move_refusal(action.source - 1, action.count, action.target - 1)
+        if isinstance(action, Deal):
+            return self._deal_refusal()
+        if isinstance(action, Undo):
+            return None if self._history else NOTHING_TO_UNDO
+        if isinstance(action, ToFoundation):
+            return self._home_refusal(action.source - 1)
+        return self._back_refusal(SUITS.index(action.suit), action.target - 1)
+
+    def is_legal(self, action: Action) -> bool:
+        return self.refusal(action) is None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, one per (column, count, target); ``Undo()`` last if possible."""
+        if self._won:
+            return []
+        actions = self._legal_without_undo()
+        if self._history:
+            actions.append(Undo())
+        return actions
+
+    def run(self, tokens: Sequence[object]) -> tuple[int, str, EngineError] | None:
+        """Apply ``tokens`` in order; the first refusal as (1-based index, token, error), or None.
+
+        The replay loop: no state documents, no legal-action lists, parsed tokens cached.
+        """
+        cache = _CACHE
+        push = self.push
+        index = 0
+        for token in tokens:
+            index += 1
+            action = cache.get(token) if type(token) is str else None
+            try:
+                if action is None:
+                    action = parse_action(token)
+                push(action)
+            except EngineError as error:
+                from .actions import token_text
+
+                return index, token_text(token), error
+        return None
+
+    # ------------------------------------------------------------- browser aid
+
+    def targets(self, column: int, count: int) -> list[int]:
+        """The columns (1-based) the top ``count`` cards of ``column`` may legally go to."""
+        if self._won or type(column) is not int or type(count) is not int:
+            return []
+        s = column - 1
+        if not 0 <= s < len(self._cols) or count < 1:
+            return []
+        return [
+            t + 1
+            for t in range(len(self._cols))
+            if t != s and self._move_refusal(s, count, t) is None
+        ]
+
+    def best_target(self, column: int, count: int) -> int | None:
+        """Where a double-click sends the group, as the seeds describe; ties go leftmost."""
+        targets = self.targets(column, count)
+        if not targets:
+            return None
+        return self._best_of(column - 1, count, [t - 1 for t in targets]) + 1
+
+    def tap_action(self, column: int) -> Action | None:
+        """What a single tap on ``column`` does: nothing, except in Russian Solitaire."""
+        return None
+
+    # ---------------------------------------------------------------- counters
+
+    @property
+    def won(self) -> bool:
+        return self._won
+
+    @property
+    def score(self) -> int:
+        return self._score
+
+    @property
+    def moves(self) -> int:
+        return self._moves
+
+    @property
+    def undo_available(self) -> int:
+        return len(self._history)
+
+    @property
+    def sequences(self) -> int:
+        """Sequences removed (Spider family; 0 for Russian)."""
+        return len(self._removed)
+
+    @property
+    def cards_home(self) -> int:
+        """Cards on the foundations (Russian; 0 otherwise)."""
+        return self._home
+
+    @property
+    def stock_left(self) -> int:
+        return len(self._stock) - self._stock_pos
+
+    # --------------------------------------------------------------- documents
+
+    def state(self) -> dict[str, object]:
+        """The full state document of SPEC section 5 (hidden cards included)."""
+        doc = self._counters()
+        doc["columns"] = [
+            {"down": [NAME_OF[c] for c in col[:d]], "up": [NAME_OF[c] for c in col[d:]]}
+            for col, d in zip(self._cols, self._down)
+        ]
+        doc["stock"] = [NAME_OF[c] for c in self._stock[self._stock_pos :]]
+        return doc
+
+    def view(self) -> dict[str, object]:
+        """The player's view: face-down cards and the stock as counts only."""
+        doc = self._counters()
+        doc["columns"] = [
+            {"down": d, "up": [NAME_OF[c] for c in col[d:]]}
+            for col, d in zip(self._cols, self._down)
+        ]
+        doc["stock"] = self.stock_left
+        return doc
+
+    def _counters(self) -> dict[str, object]:
+        foundations: dict[str, list[str]] | None = None
+        if self.has_foundations:
+            foundations = {
+                SUITS[i]: [NAME_OF[c] for c in pile] for i, pile in enumerate(self._found)
+            }
+        return {
+            "code": str(self.code),
+            "columns": [],
+            "stock": [],
+            "removed": [SUITS[s] for s in self._removed],
+            "foundations": foundations,
+            "score": self._score,
+            "moves": self._moves,
+            "undo_available": len(self._history),
+            "won": self._won,
+        }
+
+    def __repr__(self) -> str:
+        return f"<Game {self.code} score={self._score} moves={self._moves} won={self._won}>"
+
+    # ------------------------------------------------- the rules (per game)
+
+    def _is_won(self) -> bool:
+        raise NotImplementedError
+
+    def _move_refusal(self, s: int, n: int, t: int) -> str | None:
+        raise NotImplementedError
+
+    def _do_move(self, s: int, n: int, t: int) -> None:
+        raise NotImplementedError
+
+    def _deal_refusal(self) -> str | None:
+        raise NotImplementedError
+
+    def _do_deal(self) -> None:
+        raise NotImplementedError
+
+    def _home_refusal(self, s: int) -> str | None:
+        raise NotImplementedError
+
+    def _do_home(self, s: int) -> None:
+        raise NotImplementedError
+
+    def _back_refusal(self, suit: int, t: int) -> str | None:
+        raise NotImplementedError
+
+    def _do_back(self, suit: int, t: int) -> None:
+        raise NotImplementedError
+
+    def _revert(self, record: Record) -> None:
+        raise NotImplementedError
+
+    def _legal_without_undo(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _best_of(self, s: int, n: int, targets: list[int]) -> int:
+        raise NotImplementedError
+
+
+def _class_for(code: GameCode) -> type[Game]:
+    if code.game == "RU":
+        from .russian import RussianGame
+
+        return RussianGame
+    from .spider import SpiderGame
+
+    return SpiderGame
+
+
+def column_range(game: Game, *columns: int) -> str | None:
+    """A refusal if any 0-based column index is outside the game."""
+    count = len(game._cols)
+    for c in columns:
+        if not 0 <= c < count:
+            return f"There is no column {c + 1}: {game.layout.name} has {count} columns"
+    return None

@@ -1,0 +1,230 @@
+"""The rules of Russian Solitaire (SPEC section 2.2): Yukon groups, same-suit building, foundations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Final
+
+from .actions import Action, FromFoundation, Move, ToFoundation
+from .cards import KING, RANK_OF, SUIT_OF, SUIT_SYMBOLS, SUITS, display, rank_word
+from .codes import GameCode
+from .game import Game, Record, column_range
+
+MAX_GROUP: Final = 20
+FLIP_POINTS: Final = 5
+HOME_POINTS: Final = 10
+ALL_CARDS: Final = 52
+
+# The card one rank higher of the same suit, or -1 above a king.
+_HIGHER_SAME: Final[tuple[int, ...]] = tuple(c + 1 if c % 13 != KING else -1 for c in range(52))
+
+_MOVE: Final = 0
+_HOME: Final = 2
+_BACK: Final = 3
+
+
+class RussianGame(Game):
+    """Russian Solitaire, Classic (same suit) or Relaxed (any suit)."""
+
+    __slots__ = ("_classic",)
+
+    has_stock: ClassVar[bool] = False
+    has_foundations: ClassVar[bool] = True
+
+    _classic: bool
+
+    def _setup(
+        self,
+        code: GameCode,
+        columns: list[list[int]],
+        down: list[int],
+        stock: list[int],
+        removed: Sequence[int] = (),
+        foundations: Sequence[Sequence[int]] = ((), (), (), ()),
+        score: int | None = None,
+        moves: int = 0,
+    ) -> None:
+        self._classic = code.rule == "C"
+        super()._setup(code, columns, down, stock, removed, foundations, score, moves)
+
+    def initial_score(self) -> int:
+        return 0
+
+    def _is_won(self) -> bool:
+        return self._home >= ALL_CARDS
+
+    def tap_action(self, column: int) -> Action | None:
+        """A single tap sends the column's last card home when it fits there."""
+        if self._won or type(column) is not int or not 1 <= column <= len(self._cols):
+            return None
+        if self._home_refusal(column - 1) is not None:
+            return None
+        return ToFoundation(column)
+
+    # ------------------------------------------------------------------ moves
+
+    def _fit_refusal(self, card: int, t: int) -> str | None:
+        """Why ``card`` (with whatever is on it) may not go onto column ``t``."""
+        target = self._cols[t]
+        if not target:
+            if RANK_OF[card] != KING:
+                return "Only a king can go to an empty column"
+            return None
+        top = target[-1]
+        if self._classic:
+            if top != _HIGHER_SAME[card]:
+                return (
+                    f"The {display(card)} doesn't fit on the {display(top)}: in Classic "
+                    f"Russian Solitaire a card goes only onto the next higher card of the same suit"
+                )
+        elif RANK_OF[top] != RANK_OF[card] + 1:
+            return (
+                f"The {display(card)} doesn't fit on the {display(top)}: "
+                f"a card goes only onto a card one rank higher"
+            )
+        return None
+
+    def _move_refusal(self, s: int, n: int, t: int) -> str | None:
+        cols = self._cols
+        if not (0 <= s < len(cols) and 0 <= t < len(cols)):
+            return column_range(self, s, t)
+        col = cols[s]
+        size = len(col)
+        if not size:
+            return f"Column {s + 1} is empty"
+        up = size - self._down[s]
+        if n > up:
+            cards = "card" if up == 1 else "cards"
+            return f"Column {s + 1} has only {up} face-up {cards}"
+        if n > MAX_GROUP:
+            return f"At most {MAX_GROUP} cards can move at once"
+        return self._fit_refusal(col[size - n], t)
+
+    def _do_move(self, s: int, n: int, t: int) -> None:
+        col = self._cols[s]
+        start = len(col) - n
+        self._cols[t] += col[start:]
+        del col[start:]
+        before = self._score
+        flipped = 0
+        d = self._down[s]
+        if d and d == len(col):
+            self._down[s] = d - 1
+            flipped = 1
+            self._score = before + FLIP_POINTS
+        self._moves += 1
+        self._history.append((_MOVE, s, n, t, flipped, before))
+
+    # ------------------------------------------------------------ foundations
+
+    def _home_refusal(self, s: int) -> str | None:
+        if not 0 <= s < len(self._cols):
+            return column_range(self, s)
+        col = self._cols[s]
+        if not col:
+            return f"Column {s + 1} is empty"
+        card = col[-1]
+        suit = SUIT_OF[card]
+        pile = self._found[suit]
+        if len(pile) != RANK_OF[card]:
+            needs = rank_word(len(pile))
+            return (
+                f"The {display(card)} can't go home yet: the {SUIT_SYMBOLS[suit]} "
+                f"foundation needs {needs} first"
+            )
+        return None
+
+    def _do_home(self, s: int) -> None:
+        col = self._cols[s]
+        card = col.pop()
+        self._found[SUIT_OF[card]].append(card)
+        before = self._score
+        score = before + HOME_POINTS
+        flipped = 0
+        d = self._down[s]
+        if d and d == len(col):
+            self._down[s] = d - 1
+            flipped = 1
+            score += FLIP_POINTS
+        self._score = score
+        self._home += 1
+        if self._home >= ALL_CARDS:
+            self._won = True
+        self._moves += 1
+        self._history.append((_HOME, s, flipped, before, card))
+
+    def _back_refusal(self, suit: int, t: int) -> str | None:
+        if not 0 <= t < len(self._cols):
+            return column_range(self, t)
+        pile = self._found[suit]
+        if not pile:
+            return f"The {SUIT_SYMBOLS[suit]} foundation is empty"
+        return self._fit_refusal(pile[-1], t)
+
+    def _do_back(self, suit: int, t: int) -> None:
+        self._cols[t].append(self._found[suit].pop())
+        self._home -= 1
+        self._moves += 1
+        self._history.append((_BACK, suit, t, self._score))
+
+    def _deal_refusal(self) -> str | None:
+        return "Russian Solitaire has no stock"
+
+    # ------------------------------------------------------------------- undo
+
+    def _revert(self, record: Record) -> None:
+        # Undo restores cards, faces and score; the move counter never goes down.
+        kind = record[0]
+        if kind == _MOVE:
+            _, s, n, t, flipped, before = record
+            if flipped:
+                self._down[s] += 1
+            target = self._cols[t]
+            start = len(target) - n
+            self._cols[s] += target[start:]
+            del target[start:]
+        elif kind == _HOME:
+            _, s, flipped, before, card = record
+            if flipped:
+                self._down[s] += 1
+            self._cols[s].append(self._found[SUIT_OF[card]].pop())
+            self._home -= 1
+        else:
+            _, suit, t, before = record
+            self._found[suit].append(self._cols[t].pop())
+            self._home += 1
+        self._score = before
+
+    # ------------------------------------------------------------ enumeration
+
+    def _legal_without_undo(self) -> list[Action]:
+        cols = self._cols
+        width = len(cols)
+        actions: list[Action] = []
+        for s in range(width):
+            col = cols[s]
+            size = len(col)
+            up = size - self._down[s]
+            for n in range(1, min(up, MAX_GROUP) + 1):
+                card = col[size - n]
+                for t in range(width):
+                    if t != s and self._fit_refusal(card, t) is None:
+                        actions.append(Move(s + 1, n, t + 1))
+        for s in range(width):
+            if self._home_refusal(s) is None:
+                actions.append(ToFoundation(s + 1))
+        for suit in range(4):
+            if self._found[suit]:
+                card = self._found[suit][-1]
+                for t in range(width):
+                    if self._fit_refusal(card, t) is None:
+                        actions.append(FromFoundation(SUITS[suit], t + 1))
+        return actions
+
+    def _best_of(self, s: int, n: int, targets: list[int]) -> int:
+        # A double tap looks for a place from the longest column first, then
+        # an empty column for a king; ties go to the leftmost.
+        placed = [t for t in targets if self._cols[t]]
+        if placed:
+            return max(placed, key=lambda t: (len(self._cols[t]), -t))
+        return targets[0]

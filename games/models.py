@@ -61,6 +61,8 @@ class GameSession(models.Model):
     daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions")
     ranked = models.BooleanField(default=False)
     board = models.CharField(max_length=64, null=True, blank=True)
+    # A race room on a fresh deal keeps its code secret until the race ends.
+    conceal_code = models.BooleanField(default=False)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
     # Denormalised from the log so lists and rooms need no replay.

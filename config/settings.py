@@ -176,7 +176,9 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Solitaire League API",
-    "DESCRIPTION": "Refereed Spider, Spiderette and Russian Solitaire: sessions, submissions, dailies and leaderboards.",
+    "DESCRIPTION": (
+        "Refereed Spider, Spiderette and Russian Solitaire: sessions, submissions, dailies and leaderboards."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

@@ -27,7 +27,9 @@ class GameActionInline(admin.TabularInline):
 
 @admin.register(GameSession)
 class GameSessionAdmin(admin.ModelAdmin):
-    list_display = ("id", "player", "deal", "ranked", "board", "action_count", "score", "won", "started_at", "finished_at")
+    list_display = (
+        "id", "player", "deal", "ranked", "board", "action_count", "score", "won", "started_at", "finished_at",
+    )
     list_filter = ("ranked", "won")
     search_fields = ("player__username", "deal__code")
     raw_id_fields = ("player", "deal", "daily")

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from config import ratelimit
-from config.errors import BadRequest, Conflict, NotAuthenticated, Unprocessable
+from config.errors import Conflict, NotAuthenticated, Unprocessable
 from leaderboard.models import GUEST_PREFIX, Player
 
 NAME_RULE = re.compile(r"[A-Za-z0-9_-]{3,20}")

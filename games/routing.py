@@ -1,3 +1,9 @@
 """WebSocket paths of the games app."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import PlayConsumer
+
+websocket_urlpatterns = [
+    path("ws/play/<str:session_id>/", PlayConsumer.as_asgi()),
+]

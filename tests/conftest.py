@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -58,3 +59,9 @@ def player_api(player: Player) -> APIClient:
 @pytest.fixture
 def uses_redis() -> bool:
     return bool(settings.REDIS_URL)
+
+
+@pytest.fixture
+def unlimited_actions(settings: Any) -> None:
+    """Tests that play whole games act faster than a person may: lift the per-session limit."""
+    settings.RATE_ACTIONS = 1_000_000

@@ -1,0 +1,84 @@
+"""OpenAPI shapes of the documents the play API answers with (SPEC section 8)."""
+
+from drf_spectacular.utils import inline_serializer
+from rest_framework import serializers
+
+ErrorDocument = inline_serializer(
+    "Error",
+    {
+        "error": inline_serializer(
+            "ErrorDetail",
+            {
+                "message": serializers.CharField(),
+                "index": serializers.IntegerField(allow_null=True),
+                "token": serializers.CharField(allow_null=True),
+            },
+        )
+    },
+)
+
+ResultDocument = inline_serializer(
+    "Result",
+    {
+        "id": serializers.IntegerField(),
+        "board": serializers.CharField(allow_null=True),
+        "code": serializers.CharField(allow_null=True),
+        "player": serializers.CharField(),
+        "score": serializers.IntegerField(),
+        "moves": serializers.IntegerField(),
+        "won": serializers.BooleanField(),
+        "sequences": serializers.IntegerField(required=False),
+        "cards_home": serializers.IntegerField(required=False),
+        "elapsed_ms": serializers.IntegerField(allow_null=True),
+        "actions": serializers.IntegerField(),
+        "verified_at": serializers.DateTimeField(),
+    },
+)
+
+SessionDocument = inline_serializer(
+    "Session",
+    {
+        "id": serializers.UUIDField(),
+        "code": serializers.CharField(allow_null=True),
+        "variant": serializers.CharField(),
+        "game": serializers.CharField(),
+        "ranked": serializers.BooleanField(),
+        "board": serializers.CharField(allow_null=True),
+        "daily": serializers.DateField(allow_null=True),
+        "view": serializers.DictField(help_text="SPEC section 5 state, face-down cards and stock as counts"),
+        "legal": serializers.ListField(child=serializers.CharField()),
+        "best": serializers.DictField(child=serializers.CharField(), help_text='"column:count" -> token'),
+        "tap": serializers.DictField(child=serializers.CharField(), help_text='"column" -> token (Russian)'),
+        "finished": serializers.BooleanField(),
+        "started_at": serializers.DateTimeField(),
+        "finished_at": serializers.DateTimeField(allow_null=True),
+        "elapsed_ms": serializers.IntegerField(),
+        "actions": serializers.IntegerField(),
+        "result": ResultDocument,
+    },
+)
+
+SubmissionAnswer = inline_serializer("SubmissionAnswer", {"result": ResultDocument})
+
+DailyOverview = inline_serializer(
+    "DailyOverview",
+    {
+        "date": serializers.DateField(),
+        "dailies": serializers.ListField(
+            child=inline_serializer(
+                "DailyEntry",
+                {
+                    "variant": serializers.CharField(),
+                    "board": serializers.CharField(),
+                    "played": serializers.BooleanField(),
+                    "finished": serializers.BooleanField(),
+                    "session": serializers.UUIDField(allow_null=True),
+                    "code": serializers.CharField(allow_null=True),
+                },
+            )
+        ),
+    },
+)
+
+REFUSALS = {400: ErrorDocument, 401: ErrorDocument, 404: ErrorDocument, 409: ErrorDocument,
+            413: ErrorDocument, 422: ErrorDocument, 429: ErrorDocument}

@@ -1,0 +1,40 @@
+"""Request shapes of the play API; they refuse wrong JSON types with a 400."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from config.fields import StrictCharField, StrictIntegerField
+
+
+class StartSessionSerializer(serializers.Serializer):
+    code = StrictCharField(required=False, max_length=64)
+    variant = StrictCharField(required=False, max_length=32)
+    daily = StrictCharField(required=False, max_length=32)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if len(attrs) != 1:
+            raise serializers.ValidationError('Give exactly one of "code", "variant" or "daily".')
+        return attrs
+
+
+class ActionSerializer(serializers.Serializer):
+    action = StrictCharField(max_length=64, trim_whitespace=False)
+
+
+class TokenListField(serializers.ListField):
+    """A JSON array; its items are checked by the replay, which names the first bad one."""
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        if not isinstance(data, list):
+            self.fail("not_a_list", input_type=type(data).__name__)
+        return data
+
+
+class SubmissionSerializer(serializers.Serializer):
+    code = StrictCharField(max_length=64)
+    moves = TokenListField()
+    claimed_score = StrictIntegerField(required=False, allow_null=True)
+    key = StrictCharField(required=False, allow_null=True, max_length=128)

@@ -1,0 +1,139 @@
+"""The play API (SPEC section 8): thin views over games.services and games.selectors."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import BadRequest
+from games import dailies, live, selectors, services
+from games.api import documents
+from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
+from leaderboard.models import Player
+
+
+def _player(request: Request) -> Player:
+    assert isinstance(request.user, Player)  # IsAuthenticated ran first
+    return request.user
+
+
+def _valid(serializer_class: type, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class SessionsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=StartSessionSerializer,
+        responses={201: documents.SessionDocument, 200: documents.SessionDocument, **documents.REFUSALS},
+        operation_id="start_session",
+        summary="Start a refereed game on a code, a fresh deal of a variant, or today's daily",
+    )
+    def post(self, request: Request) -> Response:
+        now = timezone.now()
+        choice = _valid(StartSessionSerializer, request)
+        session, created = services.start_session(player=_player(request), now=now, **choice)
+        document = selectors.session_document(session, live.game_for(session), now=now)
+        return Response(document, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class SessionView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: documents.SessionDocument, **documents.REFUSALS}, operation_id="get_session")
+    def get(self, request: Request, session_id: str) -> Response:
+        now = timezone.now()
+        session = selectors.session_for(player=_player(request), session_id=session_id)
+        if session.daily is not None and not session.finished and now >= session.daily.publishes_at:
+            services.close_expired_dailies(now=now)
+            session = selectors.session_for(player=_player(request), session_id=session_id)
+        return Response(selectors.session_document(session, live.game_for(session), now=now))
+
+
+class ActionsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=ActionSerializer,
+        responses={200: documents.SessionDocument, **documents.REFUSALS},
+        operation_id="apply_action",
+        summary="Apply one action token to my game",
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        now = timezone.now()
+        token = _valid(ActionSerializer, request)["action"]
+        session, game = services.apply_action(player=_player(request), session_id=session_id, token=token, now=now)
+        return Response(selectors.session_document(session, game, now=now))
+
+
+class FinishView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: documents.SessionDocument, **documents.REFUSALS},
+        operation_id="finish_session",
+        summary="Give up: end the game as it stands and verify it",
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        now = timezone.now()
+        session, game = services.finish_session(player=_player(request), session_id=session_id, now=now)
+        return Response(selectors.session_document(session, game, now=now))
+
+
+class SubmissionsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=SubmissionSerializer,
+        responses={201: documents.SubmissionAnswer, **documents.REFUSALS},
+        operation_id="submit_log",
+        summary="Verify a whole move list played elsewhere",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(SubmissionSerializer, request)
+        answer_status, body = services.submit_log(
+            player=_player(request),
+            code=data["code"],
+            moves=data["moves"],
+            claimed_score=data.get("claimed_score"),
+            key=data.get("key"),
+        )
+        return Response(body, status=answer_status)
+
+
+class DailyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("date", str, description="YYYY-MM-DD (UTC); today by default")],
+        responses={200: documents.DailyOverview, **documents.REFUSALS},
+        operation_id="dailies",
+        summary="The seven dailies of a date and my part in them",
+    )
+    def get(self, request: Request) -> Response:
+        now = timezone.now()
+        date = _date_param(request.query_params.get("date"), default=dailies.utc_today(now))
+        services.close_expired_dailies(now=now)
+        player = request.user if isinstance(request.user, Player) else None
+        overview = selectors.daily_overview(player=player, dailies=dailies.dailies_for(date, now=now), now=now)
+        return Response({"date": date.isoformat(), "dailies": overview})
+
+
+def _date_param(text: str | None, *, default: dt.date) -> dt.date:
+    if text is None or text == "":
+        return default
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise BadRequest("The date must look like 2026-11-30.") from None

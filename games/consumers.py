@@ -1,0 +1,67 @@
+"""`/ws/play/{session id}/`: actions in, session documents out. The consumer only relays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.db import DatabaseError
+from django.utils import timezone
+
+from config.errors import NotAuthenticated, ServiceError, Unavailable
+from config.ws import JsonConsumer
+from games import live, selectors, services
+from leaderboard.models import Player
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+def _document_for(player: Player, session_id: str) -> dict[str, Any]:
+    now = timezone.now()
+    session = selectors.session_for(player=player, session_id=session_id)
+    return selectors.session_document(session, live.game_for(session), now=now)
+
+
+def _act(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
+    now = timezone.now()
+    if message["type"] == "action":
+        session, game = services.apply_action(
+            player=player, session_id=session_id, token=message.get("action"), now=now
+        )
+    else:
+        session, game = services.finish_session(player=player, session_id=session_id, now=now)
+    return selectors.session_document(session, game, now=now)
+
+
+class PlayConsumer(JsonConsumer):
+    async def connect(self) -> None:
+        await self.accept()
+        user = self.scope.get("user")
+        self.session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
+        if not isinstance(user, Player) or not user.is_authenticated:
+            await self.send_refusal(NotAuthenticated("Sign in or start a guest game first: this needs a player."))
+            await self.close(code=CLOSE_UNAUTHORIZED)
+            return
+        self.player = user
+        try:
+            document = await database_sync_to_async(_document_for)(user, self.session_id)
+        except ServiceError as error:
+            await self.send_refusal(error)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.send_json({"type": "session", **document})
+
+    async def receive_message(self, message: dict[str, Any]) -> None:
+        if message["type"] not in {"action", "finish"}:
+            await self.send_error(400, 'Send {"type": "action", "action": token} or {"type": "finish"}.')
+            return
+        try:
+            document = await database_sync_to_async(_act)(self.player, self.session_id, message)
+        except ServiceError as error:
+            await self.send_refusal(error)
+            return
+        except DatabaseError:
+            await self.send_refusal(Unavailable("The game server's storage is unavailable. Try again in a moment."))
+            return
+        await self.send_json({"type": "session", **document})

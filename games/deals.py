@@ -1,0 +1,43 @@
+"""Game codes as stored deals: parsing input, fresh random deals, one Deal row per code."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+
+from config.errors import Unprocessable
+from games.engine import DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
+from games.models import Deal
+
+
+def parse_code(text: object) -> GameCode:
+    try:
+        return GameCode.parse(text)
+    except InvalidCode as error:
+        raise Unprocessable(error.message, index=0) from None
+
+
+def parse_variant_or_refuse(text: object) -> str:
+    try:
+        return parse_variant(text)
+    except InvalidCode as error:
+        raise Unprocessable(error.message) from None
+
+
+def fresh_code(variant: str) -> GameCode:
+    """A deal nobody chose: drawn from the OS's random source."""
+    return GameCode.from_variant(variant, secrets.randbelow(DEAL_NUMBERS))
+
+
+def deal_for(code: GameCode) -> Deal:
+    """The stored Deal of a code, made on first use (safe under concurrent first uses)."""
+    text = str(code)
+    deal = Deal.objects.filter(code=text).first()
+    if deal is not None:
+        return deal
+    try:
+        with transaction.atomic():
+            return Deal.objects.create(code=text, game=code.game, variant=code.variant, number=code.number)
+    except IntegrityError:
+        return Deal.objects.get(code=text)

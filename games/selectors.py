@@ -1,0 +1,139 @@
+"""Reads: the session and result documents of SPEC section 8, and what they may reveal."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from config.errors import NotFound
+from games.dailies import is_published
+from games.engine import Game, Move
+from games.models import Daily, GameSession
+from leaderboard.models import Player, Result
+
+
+def code_hidden(*, daily: Daily | None, concealed: bool, now: dt.datetime) -> bool:
+    """A daily's code stays secret until it is published; a race room's until the race ends."""
+    return concealed or (daily is not None and not is_published(daily, now))
+
+
+def session_for(*, player: Player, session_id: object, lock: bool = False) -> GameSession:
+    """The player's own session; another player's answers exactly like a missing one."""
+    try:
+        key = uuid.UUID(str(session_id))
+    except ValueError:
+        raise NotFound("No such game session.") from None
+    query = GameSession.objects.select_related("deal", "daily", "player")
+    if lock:
+        query = query.select_for_update(of=("self",))
+    session = query.filter(id=key, player=player).first()
+    if session is None:
+        raise NotFound("No such game session.")
+    return session
+
+
+def elapsed_ms(session: GameSession, now: dt.datetime) -> int:
+    end = session.finished_at or now
+    return max(0, int((end - session.started_at).total_seconds() * 1000))
+
+
+def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
+    hidden = code_hidden(
+        daily=result.daily,
+        concealed=bool(result.session and result.session.conceal_code),
+        now=now,
+    )
+    doc: dict[str, Any] = {
+        "id": result.pk,
+        "board": result.board,
+        "code": None if hidden else result.deal.code,
+        "player": result.player.display_name,
+        "score": result.score,
+        "moves": result.moves,
+        "won": result.won,
+        "elapsed_ms": result.elapsed_ms,
+        "actions": result.actions,
+        "verified_at": result.verified_at.isoformat(),
+    }
+    if result.deal.game == "RU":
+        doc["cards_home"] = result.cards_home
+    else:
+        doc["sequences"] = result.sequences
+    return doc
+
+
+def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """The legal tokens, the double-click target of each movable group, and Russian taps."""
+    legal = game.legal_actions()
+    best: dict[str, str] = {}
+    for action in legal:
+        if isinstance(action, Move):
+            group = f"{action.source}:{action.count}"
+            if group not in best:
+                target = game.best_target(action.source, action.count)
+                if target is not None:
+                    best[group] = str(Move(action.source, action.count, target))
+    tap: dict[str, str] = {}
+    for column in range(1, game.layout.columns + 1):
+        action = game.tap_action(column)
+        if action is not None:
+            tap[str(column)] = str(action)
+    return [str(action) for action in legal], best, tap
+
+
+def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> dict[str, Any]:
+    hidden = code_hidden(daily=session.daily, concealed=session.conceal_code, now=now)
+    view = game.view()
+    if hidden:
+        view["code"] = None
+    if session.finished:
+        legal: list[str] = []
+        best: dict[str, str] = {}
+        tap: dict[str, str] = {}
+    else:
+        legal, best, tap = play_hints(game)
+    result = getattr(session, "result", None) if session.finished else None
+    return {
+        "id": str(session.id),
+        "code": None if hidden else session.deal.code,
+        "variant": session.deal.variant,
+        "game": game.code.game_name,
+        "ranked": session.ranked,
+        "board": session.board,
+        "daily": session.daily.date.isoformat() if session.daily else None,
+        "view": view,
+        "legal": legal,
+        "best": best,
+        "tap": tap,
+        "finished": session.finished,
+        "started_at": session.started_at.isoformat(),
+        "finished_at": session.finished_at.isoformat() if session.finished_at else None,
+        "elapsed_ms": elapsed_ms(session, now),
+        "actions": session.action_count,
+        "result": result_document(result, now=now) if result is not None else None,
+    }
+
+
+def daily_overview(*, player: Player | None, dailies: list[Daily], now: dt.datetime) -> list[dict[str, Any]]:
+    """Each daily of a date with my part in it; the code only once it is published."""
+    mine: dict[int, GameSession] = {}
+    if player is not None:
+        sessions = GameSession.objects.filter(player=player, daily__in=dailies).order_by("ranked", "started_at")
+        for session in sessions:  # the ranked attempt, ordered last, wins over practice
+            assert session.daily_id is not None
+            mine[session.daily_id] = session
+    overview = []
+    for daily in dailies:
+        session = mine.get(daily.pk)
+        overview.append(
+            {
+                "variant": daily.variant,
+                "board": daily.board,
+                "played": bool(session and session.ranked),
+                "finished": bool(session and session.ranked and session.finished),
+                "session": str(session.id) if session else None,
+                "code": daily.deal.code if is_published(daily, now) else None,
+            }
+        )
+    return overview

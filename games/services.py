@@ -1,0 +1,360 @@
+"""Refereed play (HackSoft style: typed, keyword-only writes).
+
+Validate, then do, then tell: every action is applied by the engine and
+appended to the stored log in one transaction; watchers hear of it only
+after that transaction commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config import ratelimit
+from config.errors import BadRequest, Conflict, Unprocessable
+from games import dailies, live
+from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
+from games.engine import MAX_LOG_TOKENS, EngineError, Game
+from games.models import Daily, GameAction, GameSession, Submission
+from games.selectors import result_document, session_for
+from games.verification import Outcome, Refused, outcome_of, verify
+from leaderboard import services as leaderboard
+from leaderboard.models import Player, Result
+
+log = logging.getLogger(__name__)
+
+MAX_TOKEN_CHARS = 32
+
+
+# ------------------------------------------------------------------ starting
+
+
+def start_session(
+    *,
+    player: Player,
+    code: str | None = None,
+    variant: str | None = None,
+    daily: str | None = None,
+    conceal_code: bool = False,
+    now: dt.datetime | None = None,
+) -> tuple[GameSession, bool]:
+    """A refereed game on a code, a fresh deal of a variant, or today's daily.
+
+    Returns (session, created): the open ranked daily asked for again is the
+    same session, not a new one.
+    """
+    now = now or timezone.now()
+    if sum(choice is not None for choice in (code, variant, daily)) != 1:
+        raise BadRequest('Give exactly one of "code", "variant" or "daily".')
+    if daily is not None:
+        return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now)
+    game_code = parse_code(code) if code is not None else fresh_code(parse_variant_or_refuse(variant))
+    session = GameSession.objects.create(
+        player=player,
+        deal=deal_for(game_code),
+        ranked=not player.is_guest,
+        board=None if player.is_guest else f"code:{game_code}",
+        conceal_code=conceal_code,
+        started_at=now,
+        score=Game.from_code(game_code).score,
+    )
+    return session, True
+
+
+def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[GameSession, bool]:
+    close_expired_dailies(now=now)
+    the_daily = dailies.daily_for(dailies.utc_today(now), variant, now=now)
+    ranked = GameSession.objects.filter(player=player, daily=the_daily, ranked=True).first()
+    if ranked is not None and not ranked.finished:
+        return ranked, False
+    start_score = Game.from_code(the_daily.deal.code).score
+    fields: dict[str, Any] = {
+        "player": player,
+        "deal": the_daily.deal,
+        "daily": the_daily,
+        "started_at": now,
+        "score": start_score,
+    }
+    if ranked is None and not player.is_guest and dailies.accepts_ranked_attempts(the_daily, now):
+        try:
+            with transaction.atomic():
+                return (
+                    GameSession.objects.create(**fields, ranked=True, board=the_daily.board),
+                    True,
+                )
+        except IntegrityError:  # a concurrent request made the ranked attempt first
+            existing = GameSession.objects.get(player=player, daily=the_daily, ranked=True)
+            if not existing.finished:
+                return existing, False
+    if player.is_guest:
+        # Guests rank nowhere, but their open attempt is theirs to resume.
+        open_one = GameSession.objects.filter(player=player, daily=the_daily, finished_at=None).first()
+        if open_one is not None:
+            return open_one, False
+    return GameSession.objects.create(**fields, ranked=False, board=None), True
+
+
+# ------------------------------------------------------------------- playing
+
+
+def apply_action(
+    *, player: Player, session_id: object, token: object, now: dt.datetime | None = None
+) -> tuple[GameSession, Game]:
+    """Apply one token to the player's session; a refusal changes nothing."""
+    now = now or timezone.now()
+    if not isinstance(token, str):
+        raise BadRequest('"action" must be a string token such as "3:1>7" or "D".')
+    ratelimit.hit(
+        "actions",
+        str(session_id),
+        limit=settings.RATE_ACTIONS,
+        seconds=1,
+        message="Too many actions on this game.",
+    )
+    with transaction.atomic():
+        session = session_for(player=player, session_id=session_id, lock=True)
+        _refuse_if_over(session, now)
+        position = session.action_count + 1
+        if len(token) > MAX_TOKEN_CHARS:
+            raise Unprocessable("That is not an action token.", index=position, token=token[:MAX_TOKEN_CHARS])
+        if session.action_count >= MAX_LOG_TOKENS:
+            raise Unprocessable(
+                f"This game has reached {MAX_LOG_TOKENS:,} actions, the most one game may have. Finish it.",
+                index=position,
+                token=token,
+            )
+        game = live.take(session)
+        try:
+            action = game.apply(token)
+        except EngineError as refusal:
+            live.remember(session, game)  # refused: the game is unchanged
+            raise Unprocessable(refusal.message, index=position, token=token) from None
+        try:
+            GameAction.objects.create(session=session, seq=position, token=str(action))
+            _copy_counters(session, game, action_count=position)
+            if game.won:
+                _finish_locked(session, game, now=now)
+            else:
+                session.save(update_fields=["action_count", "score", "moves", "progress", "won"])
+        except BaseException:
+            live.forget(session.id)
+            raise
+        transaction.on_commit(lambda: live.remember(session, game))
+        transaction.on_commit(lambda: leaderboard.session_progressed(session=session))
+    return session, game
+
+
+def finish_session(*, player: Player, session_id: object, now: dt.datetime | None = None) -> tuple[GameSession, Game]:
+    """The player gives up: the game ends as it stands and its log is verified."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        session = session_for(player=player, session_id=session_id, lock=True)
+        _refuse_if_over(session, now)
+        game = live.game_for(session)
+        _finish_locked(session, game, now=now)
+        transaction.on_commit(lambda: leaderboard.session_progressed(session=session))
+    return session, game
+
+
+def _refuse_if_over(session: GameSession, now: dt.datetime) -> None:
+    if session.daily is not None and not session.finished and now >= session.daily.publishes_at:
+        _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
+    if session.finished:
+        raise Conflict("This game is over: it accepts no more actions.")
+
+
+def _copy_counters(session: GameSession, game: Game, *, action_count: int) -> None:
+    session.action_count = action_count
+    session.score = game.score
+    session.moves = game.moves
+    session.progress = game.cards_home if game.code.game == "RU" else game.sequences
+    session.won = game.won
+
+
+def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Result:
+    """End a locked session: replay its stored log from the deal and store what that gives."""
+    session.finished_at = now
+    session.save(update_fields=["action_count", "score", "moves", "progress", "won", "finished_at"])
+    tokens = live.stored_tokens(session)
+    try:
+        outcome = verify(session.deal.code, tokens)
+    except Refused as refused:  # the stored log was applied action by action: this is a bug
+        log.error("stored log of %s does not verify: %s", session.id, refused)
+        raise
+    live_outcome = outcome_of(game, tokens)
+    if not outcome.same_numbers(live_outcome):
+        log.error("session %s: live play %s but replay %s", session.id, live_outcome, outcome)
+    result = _store_result(
+        player=session.player,
+        outcome=outcome,
+        deal=session.deal,
+        daily=session.daily,
+        board=session.board,
+        session=session,
+        elapsed_ms=max(0, int((now - session.started_at).total_seconds() * 1000)),
+        finished_at=now,
+    )
+    session.result = result  # type: ignore[attr-defined]
+    return result
+
+
+def _store_result(
+    *,
+    player: Player,
+    outcome: Outcome,
+    deal: Any,
+    daily: Daily | None,
+    board: str | None,
+    session: GameSession | None,
+    elapsed_ms: int | None,
+    finished_at: dt.datetime,
+) -> Result:
+    result = Result.objects.create(
+        player=player,
+        deal=deal,
+        daily=daily,
+        session=session,
+        source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
+        board=None if player.is_guest else board,
+        score=outcome.score,
+        moves=outcome.moves,
+        won=outcome.won,
+        sequences=outcome.sequences,
+        cards_home=outcome.cards_home,
+        elapsed_ms=elapsed_ms,
+        actions=outcome.actions,
+        log=" ".join(outcome.tokens),
+        finished_at=finished_at,
+        verified_at=timezone.now(),
+    )
+    leaderboard.record_result(result=result)
+    return result
+
+
+# --------------------------------------------------------------- the dailies
+
+
+def close_expired_dailies(*, now: dt.datetime | None = None) -> int:
+    """At 01:00 UTC the next day, open attempts end as they stand (their partial result counts)."""
+    now = now or timezone.now()
+    cutoff_date = (now - dt.timedelta(hours=1)).date() - dt.timedelta(days=1)
+    open_ids = list(
+        GameSession.objects.filter(daily__date__lte=cutoff_date, finished_at=None).values_list("id", "player_id")
+    )
+    closed = 0
+    for session_id, _player_id in open_ids:
+        with transaction.atomic():
+            session = (
+                GameSession.objects.select_for_update(of=("self",))
+                .select_related("deal", "daily", "player")
+                .filter(id=session_id, finished_at=None)
+                .first()
+            )
+            if session is None or session.daily is None or now < session.daily.publishes_at:
+                continue
+            _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
+            transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s))
+            closed += 1
+    return closed
+
+
+# --------------------------------------------------------------- submissions
+
+
+def submit_log(
+    *,
+    player: Player,
+    code: object,
+    moves: object,
+    claimed_score: object = None,
+    key: str | None = None,
+    now: dt.datetime | None = None,
+) -> tuple[int, dict[str, Any]]:
+    """Verify a whole move list played elsewhere. Returns (status, body), refusals included,
+    so that an idempotency key answers the same thing twice."""
+    now = now or timezone.now()
+    ratelimit.hit(
+        "submissions",
+        str(player.pk),
+        limit=settings.RATE_SUBMISSIONS,
+        seconds=60,
+        message="Too many submissions.",
+    )
+    digest = hashlib.sha256(
+        json.dumps([code, moves, claimed_score], sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    if key is None:
+        status, body, _ = _verify_submission(
+            player=player, code=code, moves=moves, claimed_score=claimed_score, now=now
+        )
+        return status, body
+    earlier = Submission.objects.filter(player=player, key=key).first()
+    if earlier is not None:
+        return _replayed(earlier, digest)
+    try:
+        with transaction.atomic():
+            # Claim the key first: a concurrent twin waits on the unique index, then replays ours.
+            claim = Submission.objects.create(
+                player=player, key=key, body_digest=digest, status=0, response={}
+            )
+            status, body, result = _verify_submission(
+                player=player, code=code, moves=moves, claimed_score=claimed_score, now=now
+            )
+            claim.status, claim.response, claim.result = status, body, result
+            claim.save(update_fields=["status", "response", "result"])
+    except IntegrityError:
+        return _replayed(Submission.objects.get(player=player, key=key), digest)
+    return status, body
+
+
+def _replayed(earlier: Submission, digest: str) -> tuple[int, dict[str, Any]]:
+    if earlier.body_digest != digest:
+        raise Conflict("This submission key was already used for a different submission.")
+    return earlier.status, earlier.response
+
+
+def _verify_submission(
+    *, player: Player, code: object, moves: object, claimed_score: object, now: dt.datetime
+) -> tuple[int, dict[str, Any], Result | None]:
+    if not isinstance(moves, list):
+        raise BadRequest('"moves" must be a list of tokens.')
+    if claimed_score is not None and (isinstance(claimed_score, bool) or not isinstance(claimed_score, int)):
+        raise BadRequest('"claimed_score" must be a whole number.')
+    game_code = parse_code(code)
+    if len(moves) > MAX_LOG_TOKENS:
+        return _refusal(
+            f"A log has at most {MAX_LOG_TOKENS:,} actions; this one has {len(moves):,}.", index=0
+        )
+    try:
+        outcome = verify(str(game_code), moves)
+    except Refused as refused:
+        return _refusal(refused.error.message, index=refused.error.index, token=refused.error.token)
+    if claimed_score is not None and claimed_score != outcome.score:
+        return _refusal(
+            f"You claimed {claimed_score} points, but the replay of your moves scores {outcome.score}.",
+            index=None,
+        )
+    with transaction.atomic():
+        result = _store_result(
+            player=player,
+            outcome=outcome,
+            deal=deal_for(game_code),
+            daily=None,
+            board=f"code:{game_code}",
+            session=None,
+            elapsed_ms=None,
+            finished_at=now,
+        )
+    return 201, {"result": result_document(result, now=now)}, result
+
+
+def _refusal(message: str, *, index: int | None, token: str | None = None) -> tuple[int, dict[str, Any], None]:
+    return 422, {"error": {"message": message, "index": index, "token": token}}, None
+

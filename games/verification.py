@@ -1,0 +1,64 @@
+"""Verification: a result is what the replay of its whole log from the deal gives.
+
+One function serves finished sessions, batch submissions and `reverify`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.engine import Game, ReplayError, parse_action, replay
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: str
+    tokens: tuple[str, ...]  # canonical
+    score: int
+    moves: int
+    won: bool
+    sequences: int | None  # Spider family
+    cards_home: int | None  # Russian Solitaire
+
+    @property
+    def actions(self) -> int:
+        return len(self.tokens)
+
+    def same_numbers(self, other: Outcome) -> bool:
+        return (self.score, self.moves, self.won, self.sequences, self.cards_home) == (
+            other.score,
+            other.moves,
+            other.won,
+            other.sequences,
+            other.cards_home,
+        )
+
+
+class Refused(Exception):
+    def __init__(self, error: ReplayError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def outcome_of(game: Game, tokens: Sequence[str]) -> Outcome:
+    russian = game.code.game == "RU"
+    return Outcome(
+        code=str(game.code),
+        tokens=tuple(tokens),
+        score=game.score,
+        moves=game.moves,
+        won=game.won,
+        sequences=None if russian else game.sequences,
+        cards_home=game.cards_home if russian else None,
+    )
+
+
+def verify(code: str, tokens: Sequence[object]) -> Outcome:
+    """Replay `tokens` from `code`'s deal; Refused carries the first refusal."""
+    result = replay(code, tokens)
+    if not result.ok or result.game is None:
+        assert result.error is not None
+        raise Refused(result.error)
+    # Every token parsed in the replay, so this cannot refuse; the log is kept canonical.
+    return outcome_of(result.game, [str(parse_action(token)) for token in tokens])

@@ -1,0 +1,73 @@
+"""Undo: 100 most recent actions, exact restore, no redo, Russian's counter never goes down."""
+
+from __future__ import annotations
+
+from games.engine import Game, IllegalAction, Undo
+from tests.engine.engine_helpers import position
+
+RUN = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
+
+
+def test_only_the_100_most_recent_actions_can_be_undone() -> None:
+    game = position("SP1-S1C-AAAAAAA", ["9S", ""])
+    states = [game.state()]
+    for i in range(150):
+        game.apply("1:1>2" if i % 2 == 0 else "2:1>1")
+        states.append(game.state())
+    assert game.undo_available == 100
+    for back in range(1, 101):
+        game.apply("U")
+        expected = dict(states[150 - back])
+        expected["undo_available"] = 100 - back
+        assert game.state() == expected
+    assert game.undo_available == 0 and not game.is_legal(Undo())
+    try:
+        game.apply("U")
+    except IllegalAction as error:
+        assert error.message == "Nothing to undo"
+    else:
+        raise AssertionError("a 101st undo was accepted")
+
+
+def test_undo_brings_back_a_removed_sequence_and_the_card_beneath_turns_down() -> None:
+    game = position("SP1-S2C-AAAAAAA", [f"5H | {RUN}", "AS"])
+    before = game.state()
+    game.apply("2:1>1")
+    assert game.state()["removed"] == ["S"]
+    game.apply("U")
+    assert game.state() == before
+    assert game.score == 500 and game.moves == 0
+
+
+def test_undo_of_a_deal_restores_the_stock() -> None:
+    game = Game.from_code("SD1-S4-AAAAAAA")
+    before = game.state()
+    game.apply("D")
+    game.apply("U")
+    assert game.state() == before
+
+
+def test_no_redo_each_undo_takes_back_the_one_before() -> None:
+    game = position("SP1-S1C-AAAAAAA", ["9S", "", "TS"])
+    start = game.state()
+    game.apply("1:1>2")
+    middle = game.state()
+    game.apply("2:1>3")
+    game.apply("U")
+    assert game.state() == middle
+    game.apply("U")
+    assert game.state() == start
+    assert not game.is_legal(Undo())
+
+
+def test_russian_undo_restores_cards_faces_and_score_but_not_the_counter() -> None:
+    game = position("RU1-C-AAAAAAA", ["4D | AS", "9C | 2S", "3S"])
+    before = game.state()
+    game.apply("1>F")
+    game.apply("2:1>3")
+    assert game.moves == 2 and game.score == 20
+    game.apply("U")
+    game.apply("U")
+    after = game.state()
+    assert after["moves"] == 2  # undo is not a move, and the counter does not go down
+    assert {**after, "moves": 0} == before

@@ -1,0 +1,158 @@
+"""Property tests over random legal play on every variant (hypothesis)."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import (
+    ALL_VARIANTS,
+    DEAL_NUMBERS,
+    Action,
+    Deal,
+    FromFoundation,
+    Game,
+    GameCode,
+    IllegalAction,
+    Move,
+    ToFoundation,
+    Undo,
+    replay,
+)
+from tests.engine.engine_helpers import all_cards
+
+codes = st.builds(
+    GameCode.from_variant, st.sampled_from(ALL_VARIANTS), st.integers(0, DEAL_NUMBERS - 1)
+)
+choices = st.lists(st.integers(0, 10_000), min_size=1, max_size=120)
+PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def pick(game: Game, choice: int) -> Action:
+    """A legal action, biased away from undo so games move on."""
+    legal = game.legal_actions()
+    plain = [a for a in legal if not isinstance(a, Undo)]
+    if plain and (choice % 10 or len(plain) == len(legal)):
+        return plain[choice % len(plain)]
+    return legal[choice % len(legal)]
+
+
+def play(code: GameCode, picks: list[int]) -> tuple[Game, list[Action]]:
+    game = Game.from_code(code)
+    done = []
+    for choice in picks:
+        if not game.legal_actions():
+            break
+        action = pick(game, choice)
+        game.push(action)
+        done.append(action)
+    return game, done
+
+
+@PROPERTY
+@given(codes, choices)
+def test_cards_are_never_created_or_lost(code: GameCode, picks: list[int]) -> None:
+    game = Game.from_code(code)
+    start = Counter(all_cards(game))
+    assert sum(start.values()) == game.layout.cards
+    for choice in picks:
+        if not game.legal_actions():
+            break
+        game.push(pick(game, choice))
+        assert Counter(all_cards(game)) == start
+        for col in game.state()["columns"]:  # type: ignore[attr-defined]
+            assert col["up"] or not col["down"]  # a column's top card is face-up
+
+
+@PROPERTY
+@given(codes, choices)
+def test_undo_restores_the_exact_previous_state(code: GameCode, picks: list[int]) -> None:
+    game = Game.from_code(code)
+    for choice in picks:
+        legal = game.legal_actions()
+        if not legal:
+            break
+        action = pick(game, choice)
+        if isinstance(action, Undo):
+            game.push(action)
+            continue
+        before = game.state()
+        game.push(action)
+        if game.won:
+            break
+        game.push(Undo())
+        expected = dict(before)
+        if code.game == "RU":
+            expected["moves"] = before["moves"] + 1  # type: ignore[operator]
+        if before["undo_available"] == 100:
+            expected["undo_available"] = 99  # the oldest entry was dropped
+        assert game.state() == expected
+        game.push(action)
+
+
+@PROPERTY
+@given(codes, choices)
+def test_replay_of_the_log_gives_the_live_state(code: GameCode, picks: list[int]) -> None:
+    game, done = play(code, picks)
+    tokens = [str(a) for a in done]
+    result = replay(str(code), tokens)
+    assert result.ok, result.error
+    assert result.game is not None and result.game.state() == game.state()
+    # any letter case and surrounding spaces give the same game
+    messy = [f" {t.lower()}\t" for t in tokens]
+    again = replay(str(code).lower(), messy)
+    assert again.game is not None and again.game.state() == game.state()
+
+
+def candidate_actions(game: Game) -> list[Action]:
+    width = game.layout.columns
+    actions: list[Action] = [Deal(), Undo()]
+    for s in range(1, width + 2):
+        actions.append(ToFoundation(s))
+        for suit in "SHDC":
+            actions.append(FromFoundation(suit, s))
+        for t in range(1, width + 2):
+            if s != t:
+                for n in (1, 2, 3, 5, 8, 13, 20, 21):
+                    actions.append(Move(s, n, t))
+    return actions
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(codes, st.lists(st.integers(0, 10_000), max_size=40))
+def test_legal_actions_are_exactly_what_push_accepts(code: GameCode, picks: list[int]) -> None:
+    game, _ = play(code, picks)
+    legal = game.legal_actions()
+    assert len(set(legal)) == len(legal)
+    listed = set(legal)
+    candidates = candidate_actions(game) + legal
+    before = game.state()
+    for action in candidates:
+        trial = copy.deepcopy(game)
+        try:
+            trial.push(action)
+            accepted = True
+        except IllegalAction:
+            accepted = False
+            assert trial.state() == before  # a refusal changes nothing
+        assert accepted == game.is_legal(action), action
+        assert accepted == (action in listed), action
+    for action in legal:
+        if isinstance(action, Move):
+            assert action.target in game.targets(action.source, action.count)
+
+
+@PROPERTY
+@given(codes, choices)
+def test_view_matches_state_with_hidden_cards_as_counts(code: GameCode, picks: list[int]) -> None:
+    game, _ = play(code, picks)
+    state, view = game.state(), game.view()
+    assert view["stock"] == len(state["stock"])  # type: ignore[arg-type]
+    for shown, full in zip(view["columns"], state["columns"]):  # type: ignore[call-overload]
+        assert shown == {"down": len(full["down"]), "up": full["up"]}
+    if code.game == "SP":
+        assert game.score >= 0
+    assert game.undo_available <= 100

@@ -1,0 +1,170 @@
+"""Daily challenges (SPEC section 7): the deal, one ranked attempt, the secret code, the close."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import threading
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+from games import dailies, services
+from games.engine import DAILY_VARIANTS, Game
+from games.models import Daily, GameSession
+from games.selectors import session_document
+from leaderboard.models import Player, Result
+from tests.conftest import make_player
+from tests.games.play_helpers import card_mentions, visible_cards
+
+# A day long past, so that the real clock of the API calls is after its publication.
+DAY = dt.date(2020, 3, 1)
+NOON = dt.datetime(2020, 3, 1, 12, 0, tzinfo=dt.UTC)
+NEXT_DAY = dt.datetime(2020, 3, 2, tzinfo=dt.UTC)
+
+
+def test_the_deal_number_is_hmac_sha256_of_date_and_variant() -> None:
+    digest = hmac.new(b"s3cret", b"2020-03-01|SP1-S4C", hashlib.sha256).digest()
+    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") == int.from_bytes(digest, "big") % 26**7
+    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") != dailies.daily_number("s3cret", DAY, "SP1-S2C")
+    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") != dailies.daily_number("other", DAY, "SP1-S4C")
+
+
+@pytest.mark.django_db
+def test_seven_dailies_are_made_on_first_request_and_never_change(settings_secret: None) -> None:
+    made = dailies.dailies_for(DAY, now=NOON)
+    assert [d.variant for d in made] == list(DAILY_VARIANTS)
+    expected = dailies.daily_number(settings.DAILY_SECRET, DAY, "RU1-C")
+    assert made[-1].deal.number == expected
+    settings.DAILY_SECRET = "a-new-secret"  # the secret changes; a stored daily does not
+    assert dailies.daily_for(DAY, "RU1-C", now=NOON).deal.code == made[-1].deal.code
+    assert Daily.objects.count() == 7
+
+
+@pytest.fixture
+def settings_secret(settings):  # type: ignore[no-untyped-def]
+    settings.DAILY_SECRET = "test-daily-secret"
+
+
+@pytest.mark.django_db
+def test_tomorrows_dailies_are_not_out(player_api: APIClient) -> None:
+    response = player_api.get("/api/daily", {"date": "2999-01-01"})
+    assert response.status_code == 404
+    assert not Daily.objects.exists()
+    assert player_api.get("/api/daily", {"date": "30/11/2026"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_one_ranked_attempt_then_practice(player: Player) -> None:
+    first, created = services.start_session(player=player, daily="sp1-s4c", now=NOON)
+    assert created and first.ranked and first.board == "daily:2020-03-01:SP1-S4C"
+    again, created = services.start_session(player=player, daily="SP1-S4C", now=NOON + dt.timedelta(minutes=5))
+    assert not created and again.pk == first.pk
+    services.finish_session(player=player, session_id=first.pk, now=NOON + dt.timedelta(minutes=9))
+    practice, created = services.start_session(player=player, daily="SP1-S4C", now=NOON + dt.timedelta(minutes=10))
+    assert created and not practice.ranked and practice.board is None
+    result = Result.objects.get(session=first)
+    assert result.board == "daily:2020-03-01:SP1-S4C" and result.elapsed_ms == 9 * 60 * 1000
+
+
+@pytest.mark.django_db
+def test_a_daily_that_is_not_one_is_refused(player: Player) -> None:
+    from config.errors import Unprocessable
+
+    with pytest.raises(Unprocessable, match="no daily"):
+        services.start_session(player=player, daily="SP1-S4R", now=NOON)
+
+
+@pytest.mark.django_db
+def test_the_code_and_hidden_cards_stay_secret_until_published(player: Player) -> None:
+    session, _ = services.start_session(player=player, daily="SD1-S2", now=NOON)
+    game = Game.from_code(session.deal.code)
+    for moment in (NOON, NOON + dt.timedelta(hours=12, minutes=59)):
+        doc = session_document(session, game, now=moment)
+        assert doc["code"] is None and doc["view"]["code"] is None
+        assert session.deal.code not in str(doc)
+        assert card_mentions(doc) == visible_cards(doc["view"])
+    published = session_document(session, game, now=NEXT_DAY + dt.timedelta(hours=1))
+    assert published["code"] == session.deal.code
+
+
+@pytest.mark.django_db
+def test_daily_overview_tells_what_i_played(player: Player) -> None:
+    api = APIClient()
+    api.force_authenticate(player)
+    session, _ = services.start_session(player=player, daily="RU1-C")
+    overview = api.get("/api/daily").json()
+    assert overview["date"] == dailies.utc_today(session.started_at).isoformat()
+    by_variant = {entry["variant"]: entry for entry in overview["dailies"]}
+    assert set(by_variant) == set(DAILY_VARIANTS)
+    assert by_variant["RU1-C"]["played"] is True and by_variant["RU1-C"]["finished"] is False
+    assert by_variant["RU1-C"]["session"] == str(session.pk)
+    assert by_variant["SP1-S4C"]["played"] is False and by_variant["SP1-S4C"]["session"] is None
+    assert all(entry["code"] is None for entry in overview["dailies"])
+    assert session.deal.code not in str(overview)
+
+
+@pytest.mark.django_db
+def test_open_attempts_end_at_one_oclock_the_next_day_and_the_code_is_published(player: Player) -> None:
+    session, _ = services.start_session(player=player, daily="SP1-S1C", now=NOON)
+    services.apply_action(player=player, session_id=session.pk, token="D", now=NOON + dt.timedelta(minutes=1))
+    assert services.close_expired_dailies(now=NEXT_DAY + dt.timedelta(minutes=59)) == 0
+    assert services.close_expired_dailies(now=NEXT_DAY + dt.timedelta(hours=1)) == 1
+    session.refresh_from_db()
+    assert session.finished_at == NEXT_DAY + dt.timedelta(hours=1)
+    result = Result.objects.get(session=session)
+    assert result.moves == 1 and result.score == 499 and result.board == session.board
+    api = APIClient()
+    api.force_authenticate(player)
+    published = api.get("/api/daily", {"date": "2020-03-01"}).json()["dailies"]
+    assert {e["variant"]: e["code"] for e in published}["SP1-S1C"] == session.deal.code
+
+
+@pytest.mark.django_db
+def test_after_midnight_the_days_daily_gives_no_ranked_attempt(player: Player) -> None:
+    the_daily = dailies.daily_for(DAY, "SD1-S1", now=NOON)
+    assert not dailies.accepts_ranked_attempts(the_daily, NEXT_DAY)
+    assert dailies.accepts_ranked_attempts(the_daily, NEXT_DAY - dt.timedelta(minutes=1))
+
+
+@pytest.mark.django_db
+def test_guests_play_the_daily_unranked() -> None:
+    from leaderboard.players import create_guest
+
+    guest = create_guest()
+    session, created = services.start_session(player=guest, daily="SP1-S2C", now=NOON)
+    assert created and not session.ranked and session.board is None
+    again, created = services.start_session(player=guest, daily="SP1-S2C", now=NOON)
+    assert not created and again.pk == session.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_starts_of_the_same_daily_give_one_ranked_session() -> None:
+    player = make_player("racer")
+    barrier = threading.Barrier(6)
+    answers: list[tuple[str, bool]] = []
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            barrier.wait()
+            session, created = services.start_session(player=player, daily="SP1-S4C")
+            answers.append((str(session.pk), created))
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert len({session_id for session_id, _ in answers}) == 1
+    assert sum(created for _, created in answers) == 1
+    assert GameSession.objects.filter(ranked=True).count() == 1
+    assert Daily.objects.count() == 1

@@ -1,0 +1,94 @@
+"""`/ws/play/{id}/`: the session document on connect and after every action, refusals as errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from rest_framework.authtoken.models import Token
+
+from config.asgi import application
+from games.models import GameAction
+from games.services import start_session
+from leaderboard.models import Player
+from tests.conftest import make_player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+async def token_of(player: Player) -> str:
+    return await database_sync_to_async(lambda: Token.objects.get_or_create(user=player)[0].key)()
+
+
+async def open_socket(session_id: object, token: str | None) -> WebsocketCommunicator:
+    headers = [ORIGIN] + ([(b"authorization", f"Token {token}".encode())] if token else [])
+    socket = WebsocketCommunicator(application, f"/ws/play/{session_id}/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def test_connect_act_refuse_and_finish(player: Player) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code="SD1-S4-AAAAAAA")
+    socket = await open_socket(session.id, await token_of(player))
+    hello = await socket.receive_json_from()
+    assert hello["type"] == "session" and hello["id"] == str(session.id) and hello["actions"] == 0
+    await socket.send_json_to({"type": "action", "action": "1:1>2"})
+    moved = await socket.receive_json_from()
+    assert moved["type"] == "session" and moved["actions"] == 1
+    await socket.send_json_to({"type": "action", "action": "2:5>3"})
+    refused = await socket.receive_json_from()
+    assert refused["type"] == "error" and refused["status"] == 422
+    assert refused["error"]["index"] == 2 and refused["error"]["token"] == "2:5>3"
+    await socket.send_json_to({"type": "finish"})
+    finished = await socket.receive_json_from()
+    assert finished["finished"] is True and finished["result"]["moves"] == 1
+    await socket.send_json_to({"type": "action", "action": "U"})
+    over = await socket.receive_json_from()
+    assert over["type"] == "error" and over["status"] == 409
+    await socket.disconnect()
+    assert await database_sync_to_async(GameAction.objects.count)() == 1
+
+
+async def test_without_a_player_the_socket_is_refused() -> None:
+    socket = await open_socket("00000000-0000-0000-0000-000000000000", None)
+    message = await socket.receive_json_from()
+    assert message["type"] == "error" and message["status"] == 401
+    assert (await socket.receive_output())["type"] == "websocket.close"
+
+
+async def test_another_players_session_is_not_found(player: Player) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code="RU1-C-AAAAABB")
+    intruder = await database_sync_to_async(make_player)("mallory")
+    socket = await open_socket(session.id, await token_of(intruder))
+    message = await socket.receive_json_from()
+    assert message == {
+        "type": "error",
+        "status": 404,
+        "error": {"message": "No such game session.", "index": None, "token": None},
+    }
+    assert (await socket.receive_output())["type"] == "websocket.close"
+
+
+async def test_garbage_is_answered_and_oversized_frames_close_the_socket(player: Player) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code="RU1-C-AAAAABB")
+    socket = await open_socket(session.id, await token_of(player))
+    await socket.receive_json_from()
+    for garbage in ("not json", "[1, 2]", json.dumps({"type": "dance"}), json.dumps({"no": "type"})):
+        await socket.send_to(text_data=garbage)
+        answer = await socket.receive_json_from()
+        assert answer["type"] == "error" and answer["status"] == 400 and answer["error"]["message"]
+    await socket.send_json_to({"type": "action", "action": 12})
+    assert (await socket.receive_json_from())["status"] == 400
+    await socket.send_to(text_data="x" * (64 * 1024 + 1))
+    closed = await socket.receive_output()
+    assert closed == {"type": "websocket.close", "code": 1009}
+
+
+async def test_a_foreign_origin_is_refused(player: Player) -> None:
+    socket = WebsocketCommunicator(application, "/ws/play/x/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await socket.connect()
+    assert not connected

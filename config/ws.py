@@ -32,10 +32,10 @@ class JsonConsumer(AsyncWebsocketConsumer):
         try:
             message = json.loads(text_data if text_data is not None else (bytes_data or b"").decode())
         except (ValueError, UnicodeDecodeError):
-            await self.send_error(400, "Messages are JSON objects with a \"type\".")
+            await self.send_error(400, 'Messages are JSON objects with a "type".')
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.send_error(400, "Messages are JSON objects with a \"type\".")
+            await self.send_error(400, 'Messages are JSON objects with a "type".')
             return
         await self.receive_message(message)
 

@@ -28,7 +28,16 @@ class GameActionInline(admin.TabularInline):
 @admin.register(GameSession)
 class GameSessionAdmin(admin.ModelAdmin):
     list_display = (
-        "id", "player", "deal", "ranked", "board", "action_count", "score", "won", "started_at", "finished_at",
+        "id",
+        "player",
+        "deal",
+        "ranked",
+        "board",
+        "action_count",
+        "score",
+        "won",
+        "started_at",
+        "finished_at",
     )
     list_filter = ("ranked", "won")
     search_fields = ("player__username", "deal__code")

@@ -28,9 +28,7 @@ def utc_today(now: dt.datetime) -> dt.date:
 
 def check_daily_variant(variant: str) -> str:
     if variant not in DAILY_VARIANTS:
-        raise Unprocessable(
-            f"{variant} has no daily challenge. The dailies are: {', '.join(DAILY_VARIANTS)}."
-        )
+        raise Unprocessable(f"{variant} has no daily challenge. The dailies are: {', '.join(DAILY_VARIANTS)}.")
     return variant
 
 

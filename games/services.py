@@ -301,9 +301,7 @@ def submit_log(
     try:
         with transaction.atomic():
             # Claim the key first: a concurrent twin waits on the unique index, then replays ours.
-            claim = Submission.objects.create(
-                player=player, key=key, body_digest=digest, status=0, response={}
-            )
+            claim = Submission.objects.create(player=player, key=key, body_digest=digest, status=0, response={})
             status, body, result = _verify_submission(
                 player=player, code=code, moves=moves, claimed_score=claimed_score, now=now
             )
@@ -329,9 +327,7 @@ def _verify_submission(
         raise BadRequest('"claimed_score" must be a whole number.')
     game_code = parse_code(code)
     if len(moves) > MAX_LOG_TOKENS:
-        return _refusal(
-            f"A log has at most {MAX_LOG_TOKENS:,} actions; this one has {len(moves):,}.", index=0
-        )
+        return _refusal(f"A log has at most {MAX_LOG_TOKENS:,} actions; this one has {len(moves):,}.", index=0)
     try:
         outcome = verify(str(game_code), moves)
     except Refused as refused:
@@ -357,4 +353,3 @@ def _verify_submission(
 
 def _refusal(message: str, *, index: int | None, token: str | None = None) -> tuple[int, dict[str, Any], None]:
     return 422, {"error": {"message": message, "index": index, "token": token}}, None
-

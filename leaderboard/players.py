@@ -29,9 +29,7 @@ def create_guest() -> Player:
 def _check_name(username: str) -> str:
     name = username.strip()
     if not NAME_RULE.fullmatch(name):
-        raise Unprocessable(
-            "A name is 3 to 20 characters: letters, digits, '_' and '-' only."
-        )
+        raise Unprocessable("A name is 3 to 20 characters: letters, digits, '_' and '-' only.")
     if Player.objects.filter(username__iexact=name).exists():
         raise Conflict(f"The name {name!r} is taken. Pick another.")
     return name

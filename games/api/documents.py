@@ -80,5 +80,12 @@ DailyOverview = inline_serializer(
     },
 )
 
-REFUSALS = {400: ErrorDocument, 401: ErrorDocument, 404: ErrorDocument, 409: ErrorDocument,
-            413: ErrorDocument, 422: ErrorDocument, 429: ErrorDocument}
+REFUSALS = {
+    400: ErrorDocument,
+    401: ErrorDocument,
+    404: ErrorDocument,
+    409: ErrorDocument,
+    413: ErrorDocument,
+    422: ErrorDocument,
+    429: ErrorDocument,
+}

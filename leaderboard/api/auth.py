@@ -74,9 +74,7 @@ class LogInView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = players.log_in(
-            username=data.validated_data["username"], password=data.validated_data["password"]
-        )
+        player = players.log_in(username=data.validated_data["username"], password=data.validated_data["password"])
         return _signed_in(request, player)
 
 
@@ -99,6 +97,4 @@ class MeView(APIView):
     def get(self, request: Request) -> Response:
         player = request.user
         assert isinstance(player, Player)
-        return Response(
-            {"username": player.display_name, "guest": player.is_guest, "joined": player.date_joined}
-        )
+        return Response({"username": player.display_name, "guest": player.is_guest, "joined": player.date_joined})

@@ -58,7 +58,13 @@ def test_weak_passwords_fail_djangos_validators(api: APIClient) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [{"username": "bob"}, {"password": GOOD}, {"username": 5, "password": GOOD}, {"username": "bob", "password": None}, ["bob", GOOD]],
+    [
+        {"username": "bob"},
+        {"password": GOOD},
+        {"username": 5, "password": GOOD},
+        {"username": "bob", "password": None},
+        ["bob", GOOD],
+    ],
 )
 def test_missing_or_mistyped_fields_are_400(api: APIClient, body: object) -> None:
     response = api.post("/api/auth/signup", body, format="json")
@@ -121,9 +127,7 @@ def test_browser_first_visit_makes_a_guest_who_keeps_their_identity_on_signup() 
     guest = Player.objects.get()
     assert guest.is_guest and not guest.has_usable_password()
     csrf = browser.cookies["csrftoken"].value
-    refused = browser.post(
-        "/api/auth/signup", {"username": "erin", "password": GOOD}, content_type="application/json"
-    )
+    refused = browser.post("/api/auth/signup", {"username": "erin", "password": GOOD}, content_type="application/json")
     assert refused.status_code == 403  # CSRF applies to the browser's session
     accepted = browser.post(
         "/api/auth/signup",

@@ -14,7 +14,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
 def _load_settings(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
     clean.update(env)
-    code = "import django; django.setup(); from django.conf import settings; print(settings.DATABASES['default']['ENGINE'], settings.CHANNEL_LAYERS['default']['BACKEND'], settings.DEBUG)"
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.DATABASES['default']['ENGINE'], settings.CHANNEL_LAYERS['default']['BACKEND'], settings.DEBUG)"
+    )
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,

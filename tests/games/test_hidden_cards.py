@@ -33,7 +33,9 @@ def test_http_answers_show_only_visible_cards(player_api: APIClient, variant: st
     for _ in range(25):
         assert_nothing_hidden_leaks(doc)
         choices = [token for token in doc["legal"] if token != "U"] or doc["legal"]
-        doc = player_api.post(f"/api/sessions/{doc['id']}/actions", {"action": rng.choice(choices)}, format="json").json()
+        doc = player_api.post(
+            f"/api/sessions/{doc['id']}/actions", {"action": rng.choice(choices)}, format="json"
+        ).json()
     refused = player_api.post(f"/api/sessions/{doc['id']}/actions", {"action": "1:1>1"}, format="json").json()
     assert card_mentions(refused) == 0
 

@@ -16,7 +16,10 @@ pytestmark = pytest.mark.django_db
 
 def test_reverify_passes_on_true_results_and_names_a_changed_one(player_api: APIClient) -> None:
     for code in ("SD1-S1-HJSZOZN", "RU1-C-MFXTMVO"):
-        assert player_api.post("/api/submissions", {"code": code, "moves": winning_log(code)}, format="json").status_code == 201
+        assert (
+            player_api.post("/api/submissions", {"code": code, "moves": winning_log(code)}, format="json").status_code
+            == 201
+        )
     out = io.StringIO()
     call_command("reverify", stdout=out, stderr=io.StringIO())
     assert "2 results checked, 0 would change." in out.getvalue()

@@ -72,8 +72,15 @@ def test_a_wrong_claimed_score_names_both(player_api: APIClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "body", [{"code": "SP1-S4C-AAAAAAA"}, {"moves": []}, {"code": 5, "moves": []}, {"code": "SP1-S4C-AAAAAAA", "moves": "D"},
-             {"code": "SP1-S4C-AAAAAAA", "moves": [], "claimed_score": "500"}, {"code": "SP1-S4C-AAAAAAA", "moves": [], "key": 3}]
+    "body",
+    [
+        {"code": "SP1-S4C-AAAAAAA"},
+        {"moves": []},
+        {"code": 5, "moves": []},
+        {"code": "SP1-S4C-AAAAAAA", "moves": "D"},
+        {"code": "SP1-S4C-AAAAAAA", "moves": [], "claimed_score": "500"},
+        {"code": "SP1-S4C-AAAAAAA", "moves": [], "key": 3},
+    ],
 )
 def test_missing_or_mistyped_fields_are_400(player_api: APIClient, body: dict) -> None:
     assert submit(player_api, body).status_code == 400

@@ -85,7 +85,7 @@ def parse_action(token: object) -> Action:
         if cached is not None:
             return cached
     action = _parse(token)
-    if len(_CACHE) < _CACHE_LIMIT:
+    if len(_CACHE) < _CACHE_LIMIT and len(token) <= 24:  # type: ignore[arg-type]
         _CACHE[token] = action  # type: ignore[index]  # _parse accepted it, so it is a str
     return action
 
@@ -116,7 +116,7 @@ def _parse(token: object) -> Action:
             f"may be used, not {odd!r}"
         )
     if any(ch in _WHITESPACE or not ch.isprintable() for ch in text):
-        raise MalformedAction(f"{text!r} is not an action: an action has no spaces inside")
+        raise MalformedAction(f"{text!r} is not an action: an action has no spaces or other blank characters inside")
     upper = text.upper()
     if upper == "D":
         return DEAL

@@ -44,7 +44,6 @@ class Game:
         "_history",
     )
 
-    has_stock: ClassVar[bool] = True
     has_foundations: ClassVar[bool] = False
 
     code: GameCode
@@ -158,6 +157,33 @@ class Game:
             self._do_back(suit, t)
         else:
             raise TypeError(f"not an action: {action!r}")
+
+    def pop(self) -> Action:
+        """Undo the last action and return it (python-chess style); IllegalAction if none."""
+        if self._won:
+            raise IllegalAction(WON)
+        if not self._history:
+            raise IllegalAction(NOTHING_TO_UNDO)
+        record = self._history.pop()
+        self._revert(record)
+        return self._action_of(record)
+
+    def peek(self) -> Action | None:
+        """The action an undo would take back now, or None."""
+        return self._action_of(self._history[-1]) if self._history else None
+
+    def copy(self) -> Game:
+        """An independent game in the same position, with the same undo history."""
+        other = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                setattr(other, name, getattr(self, name))
+        other._cols = [list(c) for c in self._cols]
+        other._down = list(self._down)
+        other._removed = list(self._removed)
+        other._found = [list(f) for f in self._found]
+        other._history = self._history.copy()  # records are immutable tuples
+        return other
 
     def apply(self, token: object) -> Action:
         """Parse ``token`` and push it; returns the action. MalformedAction or IllegalAction."""
@@ -346,6 +372,9 @@ class Game:
         raise NotImplementedError
 
     def _legal_without_undo(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _action_of(self, record: Record) -> Action:
         raise NotImplementedError
 
     def _best_of(self, s: int, n: int, targets: list[int]) -> int:

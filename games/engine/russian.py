@@ -195,6 +195,14 @@ class RussianGame(Game):
             self._home += 1
         self._score = before
 
+    def _action_of(self, record: Record) -> Action:
+        kind = record[0]
+        if kind == _MOVE:
+            return Move(record[1] + 1, record[2], record[3] + 1)
+        if kind == _HOME:
+            return ToFoundation(record[1] + 1)
+        return FromFoundation(SUITS[record[1]], record[2] + 1)
+
     # ------------------------------------------------------------ enumeration
 
     def _legal_without_undo(self) -> list[Action]:

@@ -214,6 +214,11 @@ class SpiderGame(Game):
         self._score = before
         self._moves -= 1
 
+    def _action_of(self, record: Record) -> Action:
+        if record[0] == _MOVE:
+            return Move(record[1] + 1, record[2], record[3] + 1)
+        return DEAL
+
     # ------------------------------------------------------------ enumeration
 
     def _legal_without_undo(self) -> list[Action]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import copy
+
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -131,7 +131,7 @@ def test_legal_actions_are_exactly_what_push_accepts(code: GameCode, picks: list
     candidates = candidate_actions(game) + legal
     before = game.state()
     for action in candidates:
-        trial = copy.deepcopy(game)
+        trial = game.copy()
         try:
             trial.push(action)
             accepted = True

@@ -71,3 +71,35 @@ def test_russian_undo_restores_cards_faces_and_score_but_not_the_counter() -> No
     after = game.state()
     assert after["moves"] == 2  # undo is not a move, and the counter does not go down
     assert {**after, "moves": 0} == before
+
+
+def test_pop_and_peek_return_the_action_taken_back() -> None:
+    from games.engine import Deal, FromFoundation, Move, ToFoundation
+
+    game = Game.from_code("SD1-S4-AAAAAAA")
+    assert game.peek() is None
+    game.apply("D")
+    move = next(a for a in game.legal_actions() if isinstance(a, Move))
+    game.push(move)
+    assert game.peek() == move
+    assert game.pop() == move
+    assert game.pop() == Deal()
+    assert game.state() == Game.from_code("SD1-S4-AAAAAAA").state()
+    russian = position("RU1-C-AAAAAAA", ["AS", "", "2S"], foundations={"H": "AH"})
+    russian.apply("1>F")
+    assert russian.pop() == ToFoundation(1)
+    kings = position("RU1-C-AAAAAAA", ["", "2H"], foundations={"S": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"})
+    kings.apply("FS>1")
+    assert kings.pop() == FromFoundation("S", 1)
+    assert kings.state()["foundations"]["S"][-1] == "KS"  # type: ignore[index]
+
+
+def test_copy_is_independent_and_keeps_the_history() -> None:
+    game = Game.from_code("SP1-S2C-AAAAAAA")
+    game.apply("D")
+    twin = game.copy()
+    assert twin.state() == game.state() and type(twin) is type(game)
+    twin.apply("U")
+    assert twin.state() != game.state()
+    assert game.undo_available == 1 and twin.undo_available == 0
+    assert game.state()["moves"] == 1

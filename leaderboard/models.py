@@ -1,6 +1,8 @@
-"""Players and their verified results."""
+"""Players, their verified results, the boards and statistics made of them, race rooms."""
 
 from __future__ import annotations
+
+import uuid
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -63,3 +65,91 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.deal_id} {self.score}"
+
+
+class BoardEntry(models.Model):
+    """A player's best verified result on a board: the truth the Redis rank index is rebuilt from."""
+
+    board = models.CharField(max_length=64)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="board_entries")
+    result = models.OneToOneField(Result, on_delete=models.CASCADE, related_name="board_entry")
+    # The ranking keys of SPEC section 6, copied from the result ...
+    progress = models.PositiveSmallIntegerField()  # sequences removed or cards home
+    score = models.IntegerField()
+    moves = models.PositiveIntegerField()
+    elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)
+    finished_at = models.DateTimeField()
+    won = models.BooleanField()
+    # ... and folded into one string that sorts best first (leaderboard.ranking).
+    sort_key = models.CharField(max_length=80)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "board entries"
+        constraints = [
+            models.UniqueConstraint(fields=["board", "player"], name="board_entry_once_per_player"),
+            models.UniqueConstraint(fields=["board", "sort_key"], name="board_entry_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} {self.player_id}"
+
+
+class PlayerStats(models.Model):
+    """All-time statistics of a player in one variant, kept up to date as results arrive."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="stats")
+    variant = models.CharField(max_length=16)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    best_score = models.IntegerField(null=True, blank=True)
+    # Consecutive UTC days with a finished ranked daily, ending on `last_daily`.
+    daily_streak = models.PositiveIntegerField(default=0)
+    best_daily_streak = models.PositiveIntegerField(default=0)
+    last_daily = models.DateField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "player statistics"
+        constraints = [models.UniqueConstraint(fields=["player", "variant"], name="stats_once_per_variant")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.variant}"
+
+
+class Room(models.Model):
+    """A race: everyone plays the same deal as refereed sessions, progress pushed live."""
+
+    class State(models.TextChoices):
+        LOBBY = "lobby"
+        RACING = "racing"
+        FINISHED = "finished"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_rooms")
+    variant = models.CharField(max_length=16)
+    code = models.CharField(max_length=24)
+    # A fresh random deal stays secret until the race ends; a chosen code was never secret.
+    hidden = models.BooleanField(default=False)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.LOBBY)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"room {self.id} ({self.state})"
+
+
+class RoomMember(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="room_memberships")
+    session = models.OneToOneField(
+        "games.GameSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="room_member"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "player"], name="room_member_once")]
+        ordering = ["joined_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.player_id}"

@@ -1,0 +1,63 @@
+"""Board ids (SPEC section 8): `code:<game code>` and `daily:<YYYY-MM-DD>:<variant>`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from config.errors import BadRequest, NotFound
+from games.engine import DAILY_VARIANTS, GameCode, InvalidCode, parse_variant
+
+_SHAPES = "code:<game code> (code:SP1-S4C-AAAAAAD) or daily:<YYYY-MM-DD>:<variant> (daily:2026-11-30:SP1-S4C)"
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str  # canonical
+    variant: str
+    date: dt.date | None = None  # dailies only
+
+    @property
+    def russian(self) -> bool:
+        return self.variant.startswith("RU")
+
+    @property
+    def progress_field(self) -> str:
+        """What an entry counts towards the goal: cards home (Russian) or sequences removed."""
+        return "cards_home" if self.russian else "sequences"
+
+
+def parse_board(text: object, *, today: dt.date | None = None) -> Board:
+    """The board named by `text` (any letter case); BadRequest naming what is wrong.
+
+    With `today`, a daily board of a later date is NotFound: its deal does not exist yet.
+    """
+    if not isinstance(text, str) or ":" not in text:
+        raise BadRequest(f"A board is {_SHAPES}.")
+    kind, _, rest = text.strip().partition(":")
+    kind = kind.lower()
+    try:
+        if kind == "code":
+            code = GameCode.parse(rest)
+            return Board(id=f"code:{code}", variant=code.variant)
+        if kind == "daily":
+            return _daily(rest, today)
+    except InvalidCode as error:
+        raise BadRequest(f"{error.message}.") from None
+    raise BadRequest(f"Unknown kind of board {kind!r}: a board is {_SHAPES}.")
+
+
+def _daily(rest: str, today: dt.date | None) -> Board:
+    date_text, _, variant_text = rest.partition(":")
+    try:
+        date = dt.date.fromisoformat(date_text) if len(date_text) == 10 else None
+    except ValueError:
+        date = None
+    if date is None:
+        raise BadRequest(f"{date_text!r} is not a date written YYYY-MM-DD.")
+    variant = parse_variant(variant_text)
+    if variant not in DAILY_VARIANTS:
+        raise BadRequest(f"{variant} has no daily challenge. The dailies are: {', '.join(DAILY_VARIANTS)}.")
+    if today is not None and date > today:
+        raise NotFound(f"The dailies of {date.isoformat()} are not out yet.")
+    return Board(id=f"daily:{date.isoformat()}:{variant}", variant=variant, date=date)

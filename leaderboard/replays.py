@@ -1,0 +1,58 @@
+"""Replays: any finished verified game stepped action by action, the whole deal shown.
+
+Refused while it would reveal a secret deal: a daily's games until the day is
+over (the code is published), a hidden race room's until the race ends.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from config.errors import BadRequest, NotFound
+from games.engine import Game
+from games.selectors import result_document
+from leaderboard.models import Result
+
+
+def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dict[str, Any]:
+    """The full state after `step` actions of the verified log, with the token that led there."""
+    result = _result(result_id)
+    if result.daily is not None and now < result.daily.publishes_at:
+        raise NotFound("This daily's replays open when the day is over.")
+    if result.session is not None and result.session.conceal_code:
+        raise NotFound("This race's replays open when the race is over.")
+    tokens = result.log.split()
+    position = _step(step, len(tokens))
+    game = Game.from_code(result.deal.code)
+    refusal = game.run(tokens[:position])
+    if refusal is not None:  # a stored verified log always replays; anything else is corruption
+        raise RuntimeError(f"verified log of result {result.pk} refused at {refusal[0]}: {refusal[2]}")
+    return {
+        "result": result_document(result, now=now),
+        "step": position,
+        "steps": len(tokens),
+        "token": tokens[position - 1] if position else None,
+        "state": game.state(),
+    }
+
+
+def _result(result_id: object) -> Result:
+    text = str(result_id)
+    key = int(text) if text.isascii() and text.isdigit() and len(text) < 19 else 0
+    result = (
+        Result.objects.select_related("deal", "daily", "player", "session").filter(pk=key).first() if key > 0 else None
+    )
+    if result is None:
+        raise NotFound("No such result.")
+    return result
+
+
+def _step(step: object, steps: int) -> int:
+    if step is None:
+        return 0
+    text = str(step)
+    position = int(text) if text.isascii() and text.isdigit() else -1
+    if not 0 <= position <= steps:
+        raise BadRequest(f"step is a whole number from 0 to {steps}: the actions of this game replayed so far.")
+    return position

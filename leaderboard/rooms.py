@@ -1,0 +1,196 @@
+"""Race rooms: everyone plays the same deal as refereed sessions; progress is pushed to the room.
+
+A room on a variant gets a fresh random deal whose code stays hidden (room
+documents and the sessions' documents) until the race ends.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
+from games.deals import fresh_code
+from games.engine import GameCode, InvalidCode, parse_variant
+from games.models import GameSession
+from leaderboard import groups
+from leaderboard.models import Player, Result, Room, RoomMember
+from leaderboard.ranking import RankKey
+
+MAX_PLAYERS = 12
+
+
+def room_for(room_id: object, *, lock: bool = False) -> Room:
+    try:
+        key = uuid.UUID(str(room_id))
+    except ValueError:
+        raise NotFound("No such race room.") from None
+    rooms = Room.objects.select_related("host")
+    if lock:
+        rooms = rooms.select_for_update(of=("self",))
+    room = rooms.filter(id=key).first()
+    if room is None:
+        raise NotFound("No such race room.")
+    return room
+
+
+def create_room(*, host: Player, variant: object = None, code: object = None) -> Room:
+    """A room on a chosen code (shown to all), or on a fresh deal of a variant (hidden until the end)."""
+    if (variant is None) == (code is None):
+        raise BadRequest('Give exactly one of "variant" or "code".')
+    try:
+        if code is not None:
+            game_code, hidden = GameCode.parse(code), False
+        else:
+            game_code, hidden = fresh_code(parse_variant(variant)), True
+    except InvalidCode as error:
+        raise Unprocessable(error.message) from None
+    with transaction.atomic():
+        room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), hidden=hidden)
+        RoomMember.objects.create(room=room, player=host)
+    return room
+
+
+def join_room(*, room_id: object, player: Player) -> Room:
+    with transaction.atomic():
+        room = room_for(room_id, lock=True)
+        if room.members.filter(player=player).exists():
+            return room
+        if room.state != Room.State.LOBBY:
+            raise Conflict("This race has already started: you can watch it, but not join.")
+        if room.members.count() >= MAX_PLAYERS:
+            raise Conflict(f"This room is full: a race has at most {MAX_PLAYERS} players.")
+        RoomMember.objects.create(room=room, player=player)
+        _announce_on_commit(room)
+    return room
+
+
+def start_room(*, room_id: object, player: Player, now: dt.datetime | None = None) -> Room:
+    """The host starts the race: a refereed session on the room's deal for every member."""
+    from games.services import start_session  # games.services imports this module's callers
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = room_for(room_id, lock=True)
+        if room.host_id != player.pk:
+            raise Forbidden("Only the host can start the race.")
+        if room.state != Room.State.LOBBY:
+            raise Conflict("This race has already started.")
+        for member in room.members.select_related("player"):
+            member.session, _ = start_session(player=member.player, code=room.code, conceal_code=room.hidden, now=now)
+            member.save(update_fields=["session"])
+        room.state, room.started_at = Room.State.RACING, now
+        room.save(update_fields=["state", "started_at"])
+        _announce_on_commit(room)
+    return room
+
+
+def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None) -> Room:
+    """The host calls the race over; games still open go on as ordinary games on the now-public code."""
+    with transaction.atomic():
+        room = room_for(room_id, lock=True)
+        if room.host_id != player.pk:
+            raise Forbidden("Only the host can end the race.")
+        if room.state == Room.State.FINISHED:
+            return room
+        _finish(room, now or timezone.now())
+        _announce_on_commit(room)
+    return room
+
+
+def member_progressed(*, session: GameSession) -> None:
+    """After a member's action or finish commits: the room hears of it, and ends when all are done."""
+    member = RoomMember.objects.filter(session_id=session.pk).only("room_id").first()
+    if member is None:
+        return
+    with transaction.atomic():
+        room = room_for(member.room_id, lock=True)
+        if room.state == Room.State.RACING and not room.members.filter(session__finished_at=None).exists():
+            _finish(room, session.finished_at or timezone.now())
+        _announce_on_commit(room)
+
+
+def _finish(room: Room, now: dt.datetime) -> None:
+    room.state, room.ended_at = Room.State.FINISHED, now
+    room.save(update_fields=["state", "ended_at"])
+    GameSession.objects.filter(room_member__room=room, conceal_code=True).update(conceal_code=False)
+
+
+def _announce_on_commit(room: Room) -> None:
+    room_id = room.pk
+    transaction.on_commit(
+        lambda: groups.send(
+            groups.room_group(room_id), {"type": "room.update", "room": room_document(room_for(room_id))}
+        ),
+        robust=True,
+    )
+
+
+def room_document(room: Room) -> dict[str, Any]:
+    """The room as everyone sees it: the table of progress, best first once the race is on."""
+    members = list(room.members.select_related("player", "session"))
+    results = {
+        r.session_id: r for r in Result.objects.filter(session_id__in=[m.session_id for m in members if m.session_id])
+    }
+    russian = room.variant.startswith("RU")
+    table = [_progress(m, results.get(m.session_id), russian) for m in members]
+    if room.state != Room.State.LOBBY:
+        table.sort(key=lambda keyed: keyed[0])
+    players = [row for _, row in table]
+    return {
+        "id": str(room.pk),
+        "host": room.host.display_name,
+        "state": room.state,
+        "variant": room.variant,
+        "code": None if room.hidden and room.state != Room.State.FINISHED else room.code,
+        "created_at": room.created_at.isoformat(),
+        "started_at": room.started_at.isoformat() if room.started_at else None,
+        "ended_at": room.ended_at.isoformat() if room.ended_at else None,
+        "players": players,
+    }
+
+
+def you_in(room: Room, player: Player | None) -> dict[str, Any]:
+    """The viewer's own part: whether they are in the room, host, and their session to play."""
+    member = room.members.filter(player=player).first() if player is not None and player.is_authenticated else None
+    return {
+        "member": member is not None,
+        "host": player is not None and room.host_id == player.pk,
+        "session": str(member.session_id) if member is not None and member.session_id else None,
+    }
+
+
+def _progress(member: RoomMember, result: Result | None, russian: bool) -> tuple[str, dict[str, Any]]:
+    """A member's row, with the key that orders the table like a board (unfinished: no time yet)."""
+    session = member.session
+    # The final table shows the verified result; until then the session's live counters.
+    source: Any = result or session
+    progress = 0
+    if result is not None:
+        progress = (result.cards_home if russian else result.sequences) or 0
+    elif session is not None:
+        progress = session.progress
+    row: dict[str, Any] = {
+        "player": member.player.display_name,
+        "moves": source.moves if source else 0,
+        "score": source.score if source else 0,
+        "sequences" if not russian else "cards_home": progress,
+        "finished": bool(session and session.finished),
+        "won": bool(source and source.won),
+        "elapsed_ms": result.elapsed_ms if result else None,
+        "result": result.pk if result else None,
+    }
+    key = RankKey.of(
+        russian=russian,
+        progress=progress,
+        score=row["score"],
+        moves=row["moves"],
+        elapsed_ms=row["elapsed_ms"],
+        finished_at=result.finished_at if result else member.joined_at,
+        result_id=result.pk if result else 0,
+    )
+    return key.sort_key(), row

@@ -32,7 +32,6 @@ from games.engine import (  # noqa: E402
     FromFoundation,
     Game,
     GameCode,
-    Move,
     ToFoundation,
     Undo,
     parse_action,
@@ -109,8 +108,12 @@ def deep_size(game: Game) -> int:
             total += sum(size(item) for item in obj)
         return total
 
-    owned = [getattr(game, name) for cls in type(game).__mro__
-             for name in getattr(cls, "__slots__", ()) if name not in ("code", "layout")]
+    owned = [
+        getattr(game, name)
+        for cls in type(game).__mro__
+        for name in getattr(cls, "__slots__", ())
+        if name not in ("code", "layout")
+    ]
     return sys.getsizeof(game) + sum(size(value) for value in owned)
 
 
@@ -124,9 +127,11 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
-    print(f"python {sys.version.split()[0]}, one core; building logs: at least "
-          f"{args.actions_per_variant:,} actions per variant, logs of up to {args.length:,} "
-          f"(a log ends when its game is won or stuck)...")
+    print(
+        f"python {sys.version.split()[0]}, one core; building logs: at least "
+        f"{args.actions_per_variant:,} actions per variant, logs of up to {args.length:,} "
+        f"(a log ends when its game is won or stuck)..."
+    )
     started = time.perf_counter()
     logs: dict[str, list[tuple[GameCode, list[str]]]] = {}
     for v, variant in enumerate(ALL_VARIANTS):
@@ -135,13 +140,14 @@ def main() -> None:
         while sum(len(t) for _, t in logs[variant]) < args.actions_per_variant:
             k += 1
             code = GameCode.from_variant(variant, (7919 * (v * 131 + k)) % 26**7)
-            length = min(args.length,
-                         args.actions_per_variant - sum(len(t) for _, t in logs[variant]))
+            length = min(args.length, args.actions_per_variant - sum(len(t) for _, t in logs[variant]))
             logs[variant].append((code, random_log(code, length, seed=v * 1000 + k)))
     print(f"built in {time.perf_counter() - started:.1f} s\n")
 
-    header = f"{'variant':<9} {'logs':>4} {'actions':>8} {'U':>5} {'D':>4} {'F':>5} {'won':>3}" \
-             f" {'seconds':>8} {'actions/s':>10}"
+    header = (
+        f"{'variant':<9} {'logs':>4} {'actions':>8} {'U':>5} {'D':>4} {'F':>5} {'won':>3}"
+        f" {'seconds':>8} {'actions/s':>10}"
+    )
     print("replay (games.engine.replay), best of", args.repeat)
     print(header)
     total_actions = 0
@@ -157,13 +163,17 @@ def main() -> None:
             best = min(best, time.perf_counter() - t0)
         flat = [t for _, tokens in cases for t in tokens]
         wins = sum(1 for code, tokens in cases if replay(code, tokens).game.won)  # type: ignore[union-attr]
-        print(f"{variant:<9} {len(cases):>4} {actions:>8,} {flat.count('U'):>5} {flat.count('D'):>4}"
-              f" {sum(t.endswith('>F') or t.startswith('F') for t in flat):>5} {wins:>3}"
-              f" {best:>8.3f} {actions / best:>10,.0f}")
+        print(
+            f"{variant:<9} {len(cases):>4} {actions:>8,} {flat.count('U'):>5} {flat.count('D'):>4}"
+            f" {sum(t.endswith('>F') or t.startswith('F') for t in flat):>5} {wins:>3}"
+            f" {best:>8.3f} {actions / best:>10,.0f}"
+        )
         total_actions += actions
         total_seconds += best
-    print(f"{'overall':<9} {'':>4} {total_actions:>8,} {'':>5} {'':>4} {'':>5} {'':>3}"
-          f" {total_seconds:>8.3f} {total_actions / total_seconds:>10,.0f}\n")
+    print(
+        f"{'overall':<9} {'':>4} {total_actions:>8,} {'':>5} {'':>4} {'':>5} {'':>3}"
+        f" {total_seconds:>8.3f} {total_actions / total_seconds:>10,.0f}\n"
+    )
 
     naive_actions = 0
     naive_seconds = 0.0
@@ -183,14 +193,19 @@ def main() -> None:
             fast_seconds += time.perf_counter() - t0
             assert fast is not None and naive.state() == fast.state()
             naive_actions += len(prefix)
-    print(f"naive copy-per-action replay (deepcopy before each action), first "
-          f"{args.naive_prefix:,} actions of each log:")
-    print(f"  naive: {naive_actions:,} actions in {naive_seconds:.3f} s = "
-          f"{naive_actions / naive_seconds:,.0f} actions/s")
-    print(f"  lighter naive (Game.copy() of the lists before each action): "
-          f"{naive_actions / snap_seconds:,.0f} actions/s")
-    print(f"  engine on the same prefixes: {naive_actions / fast_seconds:,.0f} actions/s "
-          f"({naive_seconds / fast_seconds:.1f}x faster)\n")
+    print(
+        f"naive copy-per-action replay (deepcopy before each action), first {args.naive_prefix:,} actions of each log:"
+    )
+    print(
+        f"  naive: {naive_actions:,} actions in {naive_seconds:.3f} s = {naive_actions / naive_seconds:,.0f} actions/s"
+    )
+    print(
+        f"  lighter naive (Game.copy() of the lists before each action): {naive_actions / snap_seconds:,.0f} actions/s"
+    )
+    print(
+        f"  engine on the same prefixes: {naive_actions / fast_seconds:,.0f} actions/s "
+        f"({naive_seconds / fast_seconds:.1f}x faster)\n"
+    )
 
     code, tokens = logs["SP1-S4C"][0]
     tracemalloc.start()
@@ -198,9 +213,11 @@ def main() -> None:
     fresh = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     game.run(tokens)
-    print(f"memory of one live game ({code}): {fresh:,} bytes at the deal (tracemalloc); "
-          f"{deep_size(game):,} bytes after {len(tokens):,} actions with a full 100-entry "
-          f"undo history (sys.getsizeof over everything it owns)")
+    print(
+        f"memory of one live game ({code}): {fresh:,} bytes at the deal (tracemalloc); "
+        f"{deep_size(game):,} bytes after {len(tokens):,} actions with a full 100-entry "
+        f"undo history (sys.getsizeof over everything it owns)"
+    )
 
     for variant in ("SP1-S4C", "SD1-S2", "RU1-C"):
         code, tokens = max(logs[variant], key=lambda case: len(case[1]))
@@ -211,8 +228,10 @@ def main() -> None:
             replay(code, prefix)
             runs.append(time.perf_counter() - t0)
         runs.sort()
-        print(f"verify a {len(prefix)}-action {variant} game: median "
-              f"{runs[len(runs) // 2] * 1000:.2f} ms, best {runs[0] * 1000:.2f} ms")
+        print(
+            f"verify a {len(prefix)}-action {variant} game: median "
+            f"{runs[len(runs) // 2] * 1000:.2f} ms, best {runs[0] * 1000:.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import Final, TypeAlias
 
 from .errors import MalformedAction
 
@@ -68,7 +68,7 @@ class FromFoundation:
         return f"F{self.suit}>{self.target}"
 
 
-Action = Union[Move, Deal, Undo, ToFoundation, FromFoundation]
+Action: TypeAlias = Move | Deal | Undo | ToFoundation | FromFoundation
 
 DEAL: Final = Deal()
 UNDO: Final = Undo()
@@ -103,8 +103,7 @@ def token_text(token: object) -> str:
 def _parse(token: object) -> Action:
     if not isinstance(token, str):
         raise MalformedAction(
-            f"An action is written as text, like 3:4>7; got {token_text(token)} "
-            f"({type(token).__name__})"
+            f"An action is written as text, like 3:4>7; got {token_text(token)} ({type(token).__name__})"
         )
     text = token.strip(_WHITESPACE)
     if not text:
@@ -112,8 +111,7 @@ def _parse(token: object) -> Action:
     if not text.isascii():
         odd = next(ch for ch in text if not ch.isascii())
         raise MalformedAction(
-            f"{text!r} is not an action: only ASCII digits and the letters of {_SHAPES} "
-            f"may be used, not {odd!r}"
+            f"{text!r} is not an action: only ASCII digits and the letters of {_SHAPES} may be used, not {odd!r}"
         )
     if any(ch in _WHITESPACE or not ch.isprintable() for ch in text):
         raise MalformedAction(f"{text!r} is not an action: an action has no spaces or other blank characters inside")
@@ -138,25 +136,16 @@ def _parse(token: object) -> Action:
     if match:
         suit = match.group(1)
         if suit not in FOUNDATION_SUITS:
-            raise MalformedAction(
-                f"{text!r} is not an action: there is no foundation {suit!r}, "
-                f"only S, H, D and C"
-            )
+            raise MalformedAction(f"{text!r} is not an action: there is no foundation {suit!r}, only S, H, D and C")
         return FromFoundation(suit, _number(match.group(2), text))
     raise MalformedAction(f"{text!r} is not an action: write {_SHAPES}")
 
 
 def _number(digits: str, text: str) -> int:
     if digits == "0":
-        raise MalformedAction(
-            f"{text!r} is not an action: columns and counts start at 1, not 0"
-        )
+        raise MalformedAction(f"{text!r} is not an action: columns and counts start at 1, not 0")
     if digits[0] == "0":
-        raise MalformedAction(
-            f"{text!r} is not an action: numbers have no leading zeros ({digits!r})"
-        )
+        raise MalformedAction(f"{text!r} is not an action: numbers have no leading zeros ({digits!r})")
     if len(digits) > MAX_NUMBER_DIGITS:
-        raise MalformedAction(
-            f"{text!r} is not an action: the number {digits} is far too large"
-        )
+        raise MalformedAction(f"{text!r} is not an action: the number {digits} is far too large")
     return int(digits)

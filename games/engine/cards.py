@@ -18,9 +18,7 @@ NAME_OF: Final[tuple[str, ...]] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in 
 CARD_OF_NAME: Final[dict[str, int]] = {name: c for c, name in enumerate(NAME_OF)}
 
 # The 13 cards K, Q, ..., A of each suit, from the bottom of a column to its top.
-SEQUENCE_OF_SUIT: Final[tuple[list[int], ...]] = tuple(
-    [s * 13 + r for r in range(12, -1, -1)] for s in range(4)
-)
+SEQUENCE_OF_SUIT: Final[tuple[list[int], ...]] = tuple([s * 13 + r for r in range(12, -1, -1)] for s in range(4))
 
 
 def card(rank: int, suit: int) -> int:
@@ -48,6 +46,5 @@ def display(c: int) -> str:
 
 def rank_word(rank: int) -> str:
     """A rank for a sentence: ``an ace``, ``a king``, ``an 8``, ``a 7``."""
-    words = ("an ace", "a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9", "a 10",
-             "a jack", "a queen", "a king")
+    words = ("an ace", "a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9", "a 10", "a jack", "a queen", "a king")
     return words[rank]

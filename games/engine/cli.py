@@ -13,8 +13,7 @@ from .game import Game
 from .replay import ReplayError, ReplayResult, replay
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
-         stdout: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine",
         description="The rules engine of the solitaire league (SPEC.md sections 1-5).",

@@ -65,10 +65,7 @@ class GameCode:
         clean = _clean(text, "A game code")
         parts = clean.split("-")
         if len(parts) != 3:
-            raise InvalidCode(
-                f"A game code has three parts joined by '-', like {_EXAMPLE}; "
-                f"{clean!r} has {len(parts)}"
-            )
+            raise InvalidCode(f"A game code has three parts joined by '-', like {_EXAMPLE}; {clean!r} has {len(parts)}")
         game, suits, rule = _parse_variant_parts(parts[0], parts[1])
         return cls(game, suits, rule, _parse_number(parts[2]))
 
@@ -106,8 +103,7 @@ def parse_variant(text: object) -> str:
     parts = clean.split("-")
     if len(parts) != 2:
         raise InvalidCode(
-            f"A variant has two parts joined by '-', like SP1-S4C, SD1-S2 or RU1-C; "
-            f"{clean!r} has {len(parts)}"
+            f"A variant has two parts joined by '-', like SP1-S4C, SD1-S2 or RU1-C; {clean!r} has {len(parts)}"
         )
     return _format_variant(*_parse_variant_parts(parts[0], parts[1]))
 
@@ -144,19 +140,14 @@ def _parse_variant_parts(head: str, body: str) -> tuple[str, int, str]:
     game, version = head[:2], head[2:]
     if game not in GAME_NAMES:
         raise InvalidCode(
-            f"Unknown game {head!r}: a code starts with SP1 (Spider), SD1 (Spiderette) "
-            f"or RU1 (Russian Solitaire)"
+            f"Unknown game {head!r}: a code starts with SP1 (Spider), SD1 (Spiderette) or RU1 (Russian Solitaire)"
         )
     if version != VERSION:
-        raise InvalidCode(
-            f"Unknown deal version {version!r} in {head!r}: only version 1 exists ({game}1)"
-        )
+        raise InvalidCode(f"Unknown deal version {version!r} in {head!r}: only version 1 exists ({game}1)")
     name = GAME_NAMES[game]
     if game == "RU":
         if body not in ("C", "R"):
-            raise InvalidCode(
-                f"Russian Solitaire's rule is C (Classic) or R (Relaxed), not {body!r}"
-            )
+            raise InvalidCode(f"Russian Solitaire's rule is C (Classic) or R (Relaxed), not {body!r}")
         return game, 4, body
     if not body.startswith("S") or len(body) < 2 or body[1] not in "0123456789":
         raise InvalidCode(f"{name}'s variant is S and the number of suits, like S4; not {body!r}")
@@ -167,36 +158,28 @@ def _parse_variant_parts(head: str, body: str) -> tuple[str, int, str]:
     rule = body[2:]
     if game == "SD":
         if rule:
-            raise InvalidCode(
-                f"Spiderette has no rule letter: write SD1-S{suits}, not SD1-{body}"
-            )
+            raise InvalidCode(f"Spiderette has no rule letter: write SD1-S{suits}, not SD1-{body}")
         return game, suits, "C"
     if rule not in ("C", "R"):
         if not rule:
             raise InvalidCode(
-                f"Spider's variant needs a rule after the suits: S{suits}C (Classic) "
-                f"or S{suits}R (Relaxed)"
+                f"Spider's variant needs a rule after the suits: S{suits}C (Classic) or S{suits}R (Relaxed)"
             )
         raise InvalidCode(f"Spider's rule is C (Classic) or R (Relaxed), not {rule!r}")
     if suits == 1 and rule == "R":
-        raise InvalidCode(
-            "With one suit Spider has only the Classic rule (C): write SP1-S1C"
-        )
+        raise InvalidCode("With one suit Spider has only the Classic rule (C): write SP1-S1C")
     return game, suits, rule
 
 
 def _parse_number(letters: str) -> int:
     if len(letters) != DEAL_LETTERS:
         raise InvalidCode(
-            f"The deal number is {DEAL_LETTERS} letters A-Z, like AAAAAAD; "
-            f"{letters!r} has {len(letters)}"
+            f"The deal number is {DEAL_LETTERS} letters A-Z, like AAAAAAD; {letters!r} has {len(letters)}"
         )
     number = 0
     for ch in letters:
         if not "A" <= ch <= "Z":
-            raise InvalidCode(
-                f"The deal number is made of the letters A-Z only; {letters!r} has {ch!r}"
-            )
+            raise InvalidCode(f"The deal number is made of the letters A-Z only; {letters!r} has {ch!r}")
         number = number * 26 + ord(ch) - 65
     return number
 

@@ -247,11 +247,7 @@ class Game:
         s = column - 1
         if not 0 <= s < len(self._cols) or count < 1:
             return []
-        return [
-            t + 1
-            for t in range(len(self._cols))
-            if t != s and self._move_refusal(s, count, t) is None
-        ]
+        return [t + 1 for t in range(len(self._cols)) if t != s and self._move_refusal(s, count, t) is None]
 
     def best_target(self, column: int, count: int) -> int | None:
         """Where a double-click sends the group, as the seeds describe; ties go leftmost."""
@@ -311,19 +307,14 @@ class Game:
     def view(self) -> dict[str, object]:
         """The player's view: face-down cards and the stock as counts only."""
         doc = self._counters()
-        doc["columns"] = [
-            {"down": d, "up": [NAME_OF[c] for c in col[d:]]}
-            for col, d in zip(self._cols, self._down)
-        ]
+        doc["columns"] = [{"down": d, "up": [NAME_OF[c] for c in col[d:]]} for col, d in zip(self._cols, self._down)]
         doc["stock"] = self.stock_left
         return doc
 
     def _counters(self) -> dict[str, object]:
         foundations: dict[str, list[str]] | None = None
         if self.has_foundations:
-            foundations = {
-                SUITS[i]: [NAME_OF[c] for c in pile] for i, pile in enumerate(self._found)
-            }
+            foundations = {SUITS[i]: [NAME_OF[c] for c in pile] for i, pile in enumerate(self._found)}
         return {
             "code": str(self.code),
             "columns": [],

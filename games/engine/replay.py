@@ -57,9 +57,7 @@ def replay(code: str | GameCode, tokens: Sequence[object]) -> ReplayResult:
         message = "The moves must be a list of tokens"
         return ReplayResult(False, ReplayError(0, None, message), game)
     if len(tokens) > MAX_LOG_TOKENS:
-        message = (
-            f"A log has at most {MAX_LOG_TOKENS:,} actions; this one has {len(tokens):,}"
-        )
+        message = f"A log has at most {MAX_LOG_TOKENS:,} actions; this one has {len(tokens):,}"
         return ReplayResult(False, ReplayError(0, None, message), game)
     refusal = game.run(tokens)
     if refusal is None:

@@ -79,8 +79,7 @@ class RussianGame(Game):
                 )
         elif RANK_OF[top] != RANK_OF[card] + 1:
             return (
-                f"The {display(card)} doesn't fit on the {display(top)}: "
-                f"a card goes only onto a card one rank higher"
+                f"The {display(card)} doesn't fit on the {display(top)}: a card goes only onto a card one rank higher"
             )
         return None
 
@@ -128,10 +127,7 @@ class RussianGame(Game):
         pile = self._found[suit]
         if len(pile) != RANK_OF[card]:
             needs = rank_word(len(pile))
-            return (
-                f"The {display(card)} can't go home yet: the {SUIT_SYMBOLS[suit]} "
-                f"foundation needs {needs} first"
-            )
+            return f"The {display(card)} can't go home yet: the {SUIT_SYMBOLS[suit]} foundation needs {needs} first"
         return None
 
     def _do_home(self, s: int) -> None:

@@ -46,9 +46,7 @@ class SpiderGame(Game):
         self._floor = spider
         self._goal = 8 if spider else 4
         self._group_rule = (
-            "In Classic Spider a group must be one suit"
-            if spider
-            else "In Spiderette a group must be one suit"
+            "In Classic Spider a group must be one suit" if spider else "In Spiderette a group must be one suit"
         )
         super()._setup(code, columns, down, stock, removed, foundations, score, moves)
 
@@ -270,7 +268,4 @@ def _only(s: int, up: int) -> str:
 
 
 def _not_a_run(c: int, below: int) -> str:
-    return (
-        f"Only cards in sequence move together: the {display(c)} is not one rank "
-        f"below the {display(below)}"
-    )
+    return f"Only cards in sequence move together: the {display(c)} is not one rank below the {display(below)}"

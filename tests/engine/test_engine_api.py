@@ -16,10 +16,27 @@ ENGINE = ROOT / "games" / "engine"
 
 def test_exported_names() -> None:
     for name in (
-        "EngineError", "InvalidCode", "MalformedAction", "IllegalAction", "MAX_LOG_TOKENS",
-        "DAILY_VARIANTS", "ALL_VARIANTS", "DEAL_NUMBERS", "GameCode", "parse_variant",
-        "Move", "Deal", "Undo", "ToFoundation", "FromFoundation", "Action", "parse_action",
-        "Game", "replay", "ReplayError", "ReplayResult",
+        "EngineError",
+        "InvalidCode",
+        "MalformedAction",
+        "IllegalAction",
+        "MAX_LOG_TOKENS",
+        "DAILY_VARIANTS",
+        "ALL_VARIANTS",
+        "DEAL_NUMBERS",
+        "GameCode",
+        "parse_variant",
+        "Move",
+        "Deal",
+        "Undo",
+        "ToFoundation",
+        "FromFoundation",
+        "Action",
+        "parse_action",
+        "Game",
+        "replay",
+        "ReplayError",
+        "ReplayResult",
     ):
         assert hasattr(engine, name), name
     for error in (InvalidCode, MalformedAction, IllegalAction):
@@ -66,6 +83,9 @@ def test_engine_imports_only_the_standard_library() -> None:
                 assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
     done = subprocess.run(
         [sys.executable, "-c", "import sys, games.engine; print('django' in sys.modules)"],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert done.stdout.strip() == "False"

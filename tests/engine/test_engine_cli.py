@@ -13,7 +13,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "games.engine", *args],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60, encoding="utf-8",
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        encoding="utf-8",
     )
 
 
@@ -69,7 +74,10 @@ def test_batch_one_line_per_case_and_bad_lines_get_error_lines() -> None:
 def test_batch_survives_bytes_that_are_not_utf8() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "games.engine", "batch"],
-        input=b'\xff\xfe{"code": 1}\n', capture_output=True, cwd=ROOT, timeout=60,
+        input=b'\xff\xfe{"code": 1}\n',
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert done.returncode == 0
     assert json.loads(done.stdout)["ok"] is False

@@ -19,8 +19,16 @@ def test_constants() -> None:
     assert DEAL_NUMBERS == 26**7
     assert DAILY_VARIANTS == ("SP1-S1C", "SP1-S2C", "SP1-S4C", "SD1-S1", "SD1-S2", "SD1-S4", "RU1-C")
     assert set(ALL_VARIANTS) == {
-        "SP1-S1C", "SP1-S2C", "SP1-S2R", "SP1-S4C", "SP1-S4R",
-        "SD1-S1", "SD1-S2", "SD1-S4", "RU1-C", "RU1-R",
+        "SP1-S1C",
+        "SP1-S2C",
+        "SP1-S2R",
+        "SP1-S4C",
+        "SP1-S4R",
+        "SD1-S1",
+        "SD1-S2",
+        "SD1-S4",
+        "RU1-C",
+        "RU1-R",
     }
 
 

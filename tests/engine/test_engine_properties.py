@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,11 +24,10 @@ from games.engine import (
 )
 from tests.engine.engine_helpers import all_cards
 
-codes = st.builds(
-    GameCode.from_variant, st.sampled_from(ALL_VARIANTS), st.integers(0, DEAL_NUMBERS - 1)
-)
+numbers = st.integers(0, DEAL_NUMBERS - 1)
 choices = st.lists(st.integers(0, 10_000), min_size=1, max_size=120)
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+every_variant = pytest.mark.parametrize("variant", ALL_VARIANTS)
 
 
 def pick(game: Game, choice: int) -> Action:
@@ -52,9 +51,11 @@ def play(code: GameCode, picks: list[int]) -> tuple[Game, list[Action]]:
     return game, done
 
 
+@every_variant
 @PROPERTY
-@given(codes, choices)
-def test_cards_are_never_created_or_lost(code: GameCode, picks: list[int]) -> None:
+@given(number=numbers, picks=choices)
+def test_cards_are_never_created_or_lost(variant: str, number: int, picks: list[int]) -> None:
+    code = GameCode.from_variant(variant, number)
     game = Game.from_code(code)
     start = Counter(all_cards(game))
     assert sum(start.values()) == game.layout.cards
@@ -67,9 +68,11 @@ def test_cards_are_never_created_or_lost(code: GameCode, picks: list[int]) -> No
             assert col["up"] or not col["down"]  # a column's top card is face-up
 
 
+@every_variant
 @PROPERTY
-@given(codes, choices)
-def test_undo_restores_the_exact_previous_state(code: GameCode, picks: list[int]) -> None:
+@given(number=numbers, picks=choices)
+def test_undo_restores_the_exact_previous_state(variant: str, number: int, picks: list[int]) -> None:
+    code = GameCode.from_variant(variant, number)
     game = Game.from_code(code)
     for choice in picks:
         legal = game.legal_actions()
@@ -93,9 +96,11 @@ def test_undo_restores_the_exact_previous_state(code: GameCode, picks: list[int]
         game.push(action)
 
 
+@every_variant
 @PROPERTY
-@given(codes, choices)
-def test_replay_of_the_log_gives_the_live_state(code: GameCode, picks: list[int]) -> None:
+@given(number=numbers, picks=choices)
+def test_replay_of_the_log_gives_the_live_state(variant: str, number: int, picks: list[int]) -> None:
+    code = GameCode.from_variant(variant, number)
     game, done = play(code, picks)
     tokens = [str(a) for a in done]
     result = replay(str(code), tokens)
@@ -121,9 +126,11 @@ def candidate_actions(game: Game) -> list[Action]:
     return actions
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(codes, st.lists(st.integers(0, 10_000), max_size=40))
-def test_legal_actions_are_exactly_what_push_accepts(code: GameCode, picks: list[int]) -> None:
+@every_variant
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=numbers, picks=st.lists(st.integers(0, 10_000), max_size=60))
+def test_legal_actions_are_exactly_what_push_accepts(variant: str, number: int, picks: list[int]) -> None:
+    code = GameCode.from_variant(variant, number)
     game, _ = play(code, picks)
     legal = game.legal_actions()
     assert len(set(legal)) == len(legal)
@@ -145,9 +152,11 @@ def test_legal_actions_are_exactly_what_push_accepts(code: GameCode, picks: list
             assert action.target in game.targets(action.source, action.count)
 
 
+@every_variant
 @PROPERTY
-@given(codes, choices)
-def test_view_matches_state_with_hidden_cards_as_counts(code: GameCode, picks: list[int]) -> None:
+@given(number=numbers, picks=choices)
+def test_view_matches_state_with_hidden_cards_as_counts(variant: str, number: int, picks: list[int]) -> None:
+    code = GameCode.from_variant(variant, number)
     game, _ = play(code, picks)
     state, view = game.state(), game.view()
     assert view["stock"] == len(state["stock"])  # type: ignore[arg-type]
@@ -156,3 +165,23 @@ def test_view_matches_state_with_hidden_cards_as_counts(code: GameCode, picks: l
     if code.game == "SP":
         assert game.score >= 0
     assert game.undo_available <= 100
+
+
+@every_variant
+def test_long_random_games_replay_to_the_live_state(variant: str) -> None:
+    """A few long seeded games per variant: past the 100-action undo limit and the stock."""
+    import random
+
+    from tests.engine.engine_helpers import random_play
+
+    for seed in range(2):
+        rng = random.Random(f"{variant}-{seed}")
+        code = GameCode.from_variant(variant, rng.randrange(DEAL_NUMBERS))
+        game = Game.from_code(code)
+        start = Counter(all_cards(game))
+        done = random_play(game, 600, rng, undo_weight=0.3)
+        assert Counter(all_cards(game)) == start
+        result = replay(code, [str(a) for a in done])
+        assert result.ok and result.game is not None
+        assert result.game.state() == game.state()
+        assert game.undo_available <= 100

@@ -7,6 +7,7 @@ import pytest
 from games.engine import FromFoundation, Game, IllegalAction, Move, ToFoundation, Undo
 from tests.engine.engine_helpers import position, ups
 
+
 def refused(game: Game, token: str, words: str) -> None:
     before = game.state()
     with pytest.raises(IllegalAction) as info:

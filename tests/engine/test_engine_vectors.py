@@ -24,9 +24,7 @@ def test_spec_example_face_up_cards() -> None:
     assert tops == "2D 6S 9H JC JD KD 6H KS 4S QD".split()
 
 
-@pytest.mark.parametrize(
-    "case", REPLAYS, ids=[f"{i}-{c['code']}" for i, c in enumerate(REPLAYS)]
-)
+@pytest.mark.parametrize("case", REPLAYS, ids=[f"{i}-{c['code']}" for i, c in enumerate(REPLAYS)])
 def test_replay_case(case: dict[str, Any]) -> None:
     expect = case["expect"]
     result = replay(case["code"], case["moves"]).to_json()

@@ -1,7 +1,20 @@
 from django.urls import path
+from django.views.i18n import JavaScriptCatalog
 
 from frontend import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/<uuid:session_id>/", views.play, name="play"),
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("leaderboards/<str:board>/", views.leaderboard, name="leaderboard"),
+    path("players/<str:name>/", views.player_page, name="player"),
+    path("replay/<str:result_id>/", views.replay, name="replay"),
+    path("rooms/", views.rooms, name="rooms"),
+    path("rooms/<str:room_id>/", views.room, name="room"),
+    path("account/signup/", views.signup, name="signup"),
+    path("account/signin/", views.signin, name="signin"),
+    path("rules/<slug:game>/", views.rules, name="rules"),
+    # The interface's strings for the ES modules, in the page's language.
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="jsi18n"),
 ]

@@ -23,6 +23,11 @@ WON: Final = "The game is won: no more moves"
 NOTHING_TO_UNDO: Final = "Nothing to undo"
 
 Record = tuple[int, ...]
+_SUIT_INDEX: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
+
+
+def _no_foundation(suit: object) -> str:
+    return f"There is no foundation {suit!r}: the foundations are S, H, D and C"
 
 
 class Game:
@@ -149,9 +154,9 @@ class Game:
             self._revert(self._history.pop())
         elif kind is FromFoundation:
             back: FromFoundation = action  # type: ignore[assignment]
-            suit = SUITS.index(back.suit)
+            suit = _SUIT_INDEX.get(back.suit, -1)
             t = back.target - 1
-            refusal = self._back_refusal(suit, t)
+            refusal = self._back_refusal(suit, t) if suit >= 0 else _no_foundation(back.suit)
             if refusal is not None:
                 raise IllegalAction(refusal)
             self._do_back(suit, t)
@@ -203,7 +208,10 @@ class Game:
             return None if self._history else NOTHING_TO_UNDO
         if isinstance(action, ToFoundation):
             return self._home_refusal(action.source - 1)
-        return self._back_refusal(SUITS.index(action.suit), action.target - 1)
+        suit = _SUIT_INDEX.get(action.suit, -1)
+        if suit < 0:
+            return _no_foundation(action.suit)
+        return self._back_refusal(suit, action.target - 1)
 
     def is_legal(self, action: Action) -> bool:
         return self.refusal(action) is None

@@ -87,6 +87,8 @@ class RussianGame(Game):
         cols = self._cols
         if not (0 <= s < len(cols) and 0 <= t < len(cols)):
             return column_range(self, s, t)
+        if n < 1:
+            return "A move takes at least one card"
         col = cols[s]
         size = len(col)
         if not size:

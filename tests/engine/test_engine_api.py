@@ -89,3 +89,27 @@ def test_engine_imports_only_the_standard_library() -> None:
         timeout=60,
     )
     assert done.stdout.strip() == "False"
+
+
+def test_hand_built_values_outside_the_notation_are_refused_not_crashed() -> None:
+    from games.engine import FromFoundation, Move
+
+    for code in ("SP1-S4C-AAAAAAA", "RU1-C-AAAAABB"):
+        game = Game.from_code(code)
+        before = game.state()
+        for action in (
+            Move(1, 0, 2),
+            Move(1, -3, 2),
+            Move(0, 1, 2),
+            Move(-1, 1, 2),
+            FromFoundation("X", 1),
+            FromFoundation("s", 1),
+        ):
+            assert not game.is_legal(action)
+            try:
+                game.push(action)
+            except IllegalAction as error:
+                assert error.message
+            else:
+                raise AssertionError(f"{action!r} was accepted")
+        assert game.state() == before

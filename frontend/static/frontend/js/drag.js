@@ -1,0 +1,100 @@
+// Pointer input on the table (mouse, pen and touch alike): drag a group, tap, double-tap.
+// It only reports gestures; the play page decides which token, if any, they mean.
+const THRESHOLD = 6; // pixels before a press becomes a drag
+const DOUBLE_MS = 350;
+
+export class Pointer {
+  constructor(board, handlers) {
+    this.board = board;
+    this.h = handlers; // canDrag(src), onDragStart(src), onDrop(src, at), onTap(src), onDoubleTap(src)
+    this.press = null;
+    this.lastTap = null;
+    board.root.addEventListener("pointerdown", (e) => this.down(e));
+    addEventListener("pointermove", (e) => this.move(e), { passive: false });
+    addEventListener("pointerup", (e) => this.up(e));
+    addEventListener("pointercancel", () => this.cancel());
+  }
+
+  source(target) {
+    const card = target.closest(".card.up, .slot[data-empty]");
+    if (!card || !this.board.root.contains(card)) return null;
+    if (card.dataset.foundation) return { suit: card.dataset.foundation, n: 1, el: card };
+    if (!card.dataset.col || card.dataset.empty !== undefined) return null;
+    return { col: Number(card.dataset.col), idx: Number(card.dataset.idx), n: Number(card.dataset.n), el: card };
+  }
+
+  down(e) {
+    if (e.button !== 0 || this.press) return;
+    const src = this.source(e.target);
+    if (!src) return;
+    this.press = { src, x: e.clientX, y: e.clientY, id: e.pointerId, dragging: false, cards: [] };
+  }
+
+  move(e) {
+    const p = this.press;
+    if (!p || e.pointerId !== p.id) return;
+    const dx = e.clientX - p.x;
+    const dy = e.clientY - p.y;
+    if (!p.dragging) {
+      if (Math.hypot(dx, dy) < THRESHOLD) return;
+      if (!this.h.canDrag(p.src)) {
+        this.press = null;
+        return;
+      }
+      p.dragging = true;
+      p.cards = p.src.suit ? [p.src.el] : this.board.groupCards(p.src.col, p.src.n);
+      p.cards.forEach((card) => card.classList.add("dragging"));
+      this.h.onDragStart(p.src);
+    }
+    e.preventDefault();
+    for (const card of p.cards) card.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  up(e) {
+    const p = this.press;
+    if (!p || e.pointerId !== p.id) return;
+    this.press = null;
+    if (p.dragging) {
+      const at = {
+        col: this.board.columnAt(e.clientX, e.clientY),
+        foundation: this.board.foundationAt(e.clientX, e.clientY),
+      };
+      // A sent move leaves the cards where they were dropped: the next drawing animates from there.
+      const sent = this.h.onDrop(p.src, at);
+      if (!sent) this.release(p.cards, true);
+      return;
+    }
+    const now = performance.now();
+    const same = this.lastTap && now - this.lastTap.time < DOUBLE_MS && sameSource(this.lastTap.src, p.src);
+    if (same) {
+      this.lastTap = null;
+      this.h.onDoubleTap(p.src);
+    } else {
+      this.lastTap = { src: p.src, time: now };
+      this.h.onTap(p.src);
+    }
+  }
+
+  cancel() {
+    if (this.press && this.press.dragging) {
+      this.release(this.press.cards);
+      this.h.onDrop(this.press.src, { col: null, foundation: null });
+    }
+    this.press = null;
+  }
+
+  release(cards, animate = false) {
+    for (const card of cards) {
+      card.classList.remove("dragging");
+      if (animate) {
+        card.style.transition = "transform 160ms ease-out";
+        card.addEventListener("transitionend", () => { card.style.transition = ""; }, { once: true });
+      }
+      card.style.transform = "";
+    }
+  }
+}
+
+function sameSource(a, b) {
+  return a.suit ? a.suit === b.suit : a.col === b.col && a.idx === b.idx;
+}

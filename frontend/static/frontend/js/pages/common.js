@@ -1,0 +1,16 @@
+// On every page: the language switch submits itself; the sign-out button signs out.
+import { post } from "../api.js";
+
+for (const select of document.querySelectorAll("select[data-autosubmit]")) {
+  select.addEventListener("change", () => select.form.submit());
+}
+
+for (const button of document.querySelectorAll("[data-logout]")) {
+  button.addEventListener("click", async () => {
+    try {
+      await post("/api/auth/logout");
+    } finally {
+      location.assign("/");
+    }
+  });
+}

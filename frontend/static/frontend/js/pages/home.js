@@ -1,0 +1,87 @@
+// Home: pick a game and variant for a new deal, play a code, or take on today's dailies.
+import { get, post } from "../api.js";
+import { Picker } from "../picker.js";
+import { variantLabel, DAILY_VARIANTS } from "../variants.js";
+import { gettext } from "../i18n.js";
+import { el, toast } from "../ui.js";
+
+const PICK_KEY = "solitaire-league.variant";
+
+async function start(body, errorBox) {
+  try {
+    const session = await post("/api/sessions", body);
+    location.assign(`/play/${session.id}/`);
+  } catch (error) {
+    if (errorBox) {
+      errorBox.textContent = error.message;
+      errorBox.hidden = false;
+    } else {
+      toast(error.message, { kind: "error" });
+    }
+  }
+}
+
+const newForm = document.querySelector("[data-new-game]");
+const picker = new Picker(newForm, {
+  onChange: (variant) => { try { localStorage.setItem(PICK_KEY, variant); } catch { /* ignore */ } },
+});
+try {
+  const saved = localStorage.getItem(PICK_KEY);
+  if (saved) picker.variant = saved;
+} catch { /* ignore */ }
+newForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  start({ variant: picker.variant });
+});
+
+const codeForm = document.querySelector("[data-code-form]");
+codeForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const errorBox = codeForm.querySelector(".form-error");
+  errorBox.hidden = true;
+  start({ code: codeForm.code.value.trim() }, errorBox);
+});
+
+function dailyItem(daily) {
+  const label = variantLabel(daily.variant);
+  let state = gettext("Not played yet");
+  let action = gettext("Play");
+  if (daily.finished) {
+    state = gettext("Finished");
+    action = gettext("Practice");
+  } else if (daily.played) {
+    state = gettext("In progress");
+    action = gettext("Resume");
+  }
+  const button = el("button", {
+    type: "button",
+    class: daily.played && !daily.finished ? "button primary" : "button",
+    "aria-label": `${action}: ${label}`,
+    onclick: () => {
+      if (daily.played && !daily.finished && daily.session) location.assign(`/play/${daily.session}/`);
+      else start({ daily: daily.variant });
+    },
+  }, action);
+  return el("li", { class: `daily ${daily.finished ? "finished" : daily.played ? "played" : ""}` },
+    el("span", { class: "daily-name" }, label),
+    el("span", { class: "daily-state" }, daily.finished ? "✓ " : "", state),
+    daily.code ? el("code", {}, daily.code) : null,
+    daily.board ? el("a", { class: "daily-board", href: `/leaderboards/${encodeURIComponent(daily.board)}/` }, gettext("Leaderboard")) : null,
+    button);
+}
+
+async function loadDailies() {
+  const list = document.querySelector("[data-dailies]");
+  try {
+    const data = await get("/api/daily");
+    document.querySelector("[data-daily-date]").textContent = data.date;
+    list.replaceChildren(...data.dailies.map(dailyItem));
+  } catch (error) {
+    // Without the daily list the seven variants can still be started.
+    list.replaceChildren(...DAILY_VARIANTS.map((variant) => dailyItem({
+      variant, board: "", played: false, finished: false, session: null, code: null,
+    })));
+    if (error.status && error.status !== 404) toast(error.message, { kind: "error" });
+  }
+}
+loadDailies();

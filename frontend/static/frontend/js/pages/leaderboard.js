@@ -1,0 +1,88 @@
+// One leaderboard, live: a snapshot over the socket, then each change as it happens.
+import { get } from "../api.js";
+import { LiveSocket } from "../socket.js";
+import { boardLabel } from "../variants.js";
+import { gettext, ngettext, fmt } from "../i18n.js";
+import { el, duration } from "../ui.js";
+
+const root = document.querySelector("[data-leaderboard]");
+const board = root.dataset.board;
+const russian = /RU1/.test(board);
+const body = root.querySelector("[data-entries]");
+let entries = [];
+let me = null;
+let total = 0;
+let cursor = null;
+
+root.querySelector("[data-board-title]").textContent = boardLabel(board);
+document.title = boardLabel(board);
+root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");
+
+function row(entry, flash) {
+  const progress = russian ? entry.cards_home : entry.sequences;
+  const mine = me && me.player === entry.player;
+  return el("tr", { class: [mine ? "me" : "", flash ? "flash" : ""].join(" ").trim() || null },
+    el("td", { class: "num" }, entry.rank),
+    el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}/` }, entry.player), entry.won ? " ✓" : ""),
+    el("td", { class: "num" }, progress ?? "—"),
+    el("td", { class: "num" }, entry.score),
+    el("td", { class: "num" }, entry.moves),
+    el("td", { class: "num" }, duration(entry.elapsed_ms)),
+    el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` }, gettext("Watch")) : ""));
+}
+
+function draw(flashPlayer = null) {
+  root.querySelector("[data-total]").textContent = fmt(ngettext("%(n)s player", "%(n)s players", total), { n: total });
+  root.querySelector("[data-me]").textContent = me ? fmt(gettext("Your rank: %(rank)s"), { rank: me.rank }) : "";
+  if (!entries.length) {
+    body.replaceChildren(el("tr", {}, el("td", { colspan: 7, class: "muted" }, gettext("No verified results yet. Be the first!"))));
+  } else {
+    body.replaceChildren(...entries.map((e) => row(e, e.player === flashPlayer)));
+  }
+  root.querySelector("[data-more]").hidden = !cursor;
+}
+
+function snapshot(doc) {
+  entries = doc.entries || [];
+  me = doc.me || null;
+  total = doc.total ?? entries.length;
+  cursor = doc.next_cursor || null;
+  draw();
+}
+
+// A change carries one entry: put it in its place, and everyone at or below its rank moves down one.
+function change(entry) {
+  const old = entries.findIndex((e) => e.player === entry.player);
+  const oldRank = old >= 0 ? entries[old].rank : Infinity;
+  if (old >= 0) entries.splice(old, 1);
+  else total += 1;
+  for (const e of entries) if (e.rank >= entry.rank && e.rank < oldRank) e.rank += 1;
+  entries.push(entry);
+  entries.sort((a, b) => a.rank - b.rank);
+  if (me && me.player === entry.player) me = entry;
+  draw(entry.player);
+}
+
+const connection = root.querySelector("[data-connection]");
+new LiveSocket(`/ws/leaderboards/${encodeURIComponent(board)}/`, {
+  onMessage(message) {
+    if (message.type === "snapshot") snapshot(message);
+    else if (message.type === "change" && message.entry) change(message.entry);
+  },
+  onStatus(status) {
+    connection.dataset.state = status;
+    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+  },
+});
+
+get(`/api/leaderboards/${encodeURIComponent(board)}`).then((doc) => { if (!entries.length) snapshot(doc); }).catch((error) => {
+  body.replaceChildren(el("tr", {}, el("td", { colspan: 7 }, error.message)));
+});
+
+root.querySelector("[data-more]").addEventListener("click", async () => {
+  const doc = await get(`/api/leaderboards/${encodeURIComponent(board)}?cursor=${encodeURIComponent(cursor)}`);
+  const known = new Set(entries.map((e) => e.player));
+  entries.push(...(doc.entries || []).filter((e) => !known.has(e.player)));
+  cursor = doc.next_cursor || null;
+  draw();
+});

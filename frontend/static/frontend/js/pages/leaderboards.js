@@ -1,0 +1,19 @@
+// The list of boards: today's seven dailies, and any game code's board.
+import { get } from "../api.js";
+import { variantLabel } from "../variants.js";
+import { gettext } from "../i18n.js";
+import { el } from "../ui.js";
+
+const list = document.querySelector("[data-boards]");
+get("/api/daily").then((data) => {
+  document.querySelector("[data-daily-date]").textContent = data.date;
+  list.replaceChildren(...data.dailies.map((daily) => el("li", { class: "daily" },
+    el("a", { class: "daily-name", href: `/leaderboards/${encodeURIComponent(daily.board)}/` }, variantLabel(daily.variant)))));
+}).catch(() => { list.replaceChildren(el("li", { class: "muted" }, gettext("The daily challenges are not available."))); });
+
+const form = document.querySelector("[data-board-form]");
+form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const code = form.code.value.trim().toUpperCase();
+  if (code) location.assign(`/leaderboards/${encodeURIComponent(`code:${code}`)}/`);
+});

@@ -1,0 +1,66 @@
+// A player's page: statistics per variant, a chart of results over time, recent games.
+import { get } from "../api.js";
+import { scoreChart } from "../chart.js";
+import { variantLabel } from "../variants.js";
+import { gettext } from "../i18n.js";
+import { el, duration, dateTime, shortDate } from "../ui.js";
+
+const root = document.querySelector("[data-player-page]");
+const name = root.dataset.name;
+let cursor = null;
+
+function statCard(s) {
+  const dl = el("dl", {});
+  const add = (term, value) => dl.append(el("dt", {}, term), el("dd", {}, value ?? "—"));
+  add(gettext("Games"), s.games);
+  add(gettext("Wins"), s.wins);
+  add(gettext("Best score"), s.best_score);
+  add(gettext("Daily streak"), s.daily_streak);
+  add(gettext("Best daily streak"), s.best_daily_streak);
+  return el("article", { class: "stat-card" }, el("h3", {}, variantLabel(s.variant)), dl);
+}
+
+function resultRow(r) {
+  const code = r.code;
+  const board = r.board ? el("a", { href: `/leaderboards/${encodeURIComponent(r.board)}/` }, code || r.board) : (code || "—");
+  return el("tr", {},
+    el("td", {}, dateTime(r.verified_at || r.finished_at)),
+    el("td", {}, board, r.won ? " ✓" : ""),
+    el("td", { class: "num" }, r.score),
+    el("td", { class: "num" }, r.moves),
+    el("td", { class: "num" }, duration(r.elapsed_ms)),
+    el("td", {}, el("a", { href: `/replay/${r.id}/` }, gettext("Watch"))));
+}
+
+function drawSeries(series) {
+  const pick = root.querySelector("[data-series-pick]");
+  const chart = root.querySelector("[data-chart]");
+  const variants = Object.keys(series || {});
+  pick.replaceChildren(...variants.map((v) => el("option", { value: v }, variantLabel(v))));
+  pick.hidden = !variants.length;
+  const show = () => chart.replaceChildren(scoreChart((series || {})[pick.value] || []));
+  pick.onchange = show;
+  show();
+}
+
+async function load(more = false) {
+  const doc = await get(`/api/players/${encodeURIComponent(name)}${more && cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
+  cursor = doc.next_cursor || null;
+  const results = root.querySelector("[data-results]");
+  if (!more) {
+    root.querySelector("[data-joined]").textContent = doc.player && doc.player.joined
+      ? `${gettext("Joined")} ${shortDate(doc.player.joined)}` : "";
+    const stats = root.querySelector("[data-stats]");
+    stats.replaceChildren(...(doc.stats || []).map(statCard));
+    if (!(doc.stats || []).length) stats.replaceChildren(el("p", { class: "muted" }, gettext("No games yet")));
+    drawSeries(doc.series);
+    results.replaceChildren();
+  }
+  results.append(...(doc.results || []).map(resultRow));
+  root.querySelector("[data-more]").hidden = !cursor;
+}
+
+load().catch((error) => {
+  root.querySelector("[data-stats]").replaceChildren(el("p", {}, error.status === 404 ? gettext("There is no such player.") : error.message));
+});
+root.querySelector("[data-more]").addEventListener("click", () => load(true));

@@ -1,0 +1,73 @@
+// A race room: who is in, live progress of each player, join, start (host) and play.
+import { get, post } from "../api.js";
+import { LiveSocket } from "../socket.js";
+import { variantLabel } from "../variants.js";
+import { gettext } from "../i18n.js";
+import { el, duration } from "../ui.js";
+
+const root = document.querySelector("[data-room]");
+const id = root.dataset.roomId;
+const errorBox = root.querySelector(".form-error");
+root.querySelector("[data-room-link]").value = location.href;
+
+const STATE = () => ({
+  lobby: gettext("Waiting for the host to start"),
+  racing: gettext("The race is on"),
+  finished: gettext("The race is over"),
+});
+
+function draw(room) {
+  const russian = (room.variant || "").startsWith("RU");
+  root.querySelector("[data-room-title]").textContent = `${gettext("Race room")}: ${variantLabel(room.variant)}`;
+  root.querySelector("[data-room-state]").textContent = [STATE()[room.state] || room.state, room.code].filter(Boolean).join(" · ");
+  root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");
+  const you = room.you || {};
+  root.querySelector("[data-join]").hidden = you.member || room.state !== "lobby";
+  root.querySelector("[data-start]").hidden = !(you.host && room.state === "lobby");
+  const play = root.querySelector("[data-play]");
+  play.hidden = !(you.session && room.state !== "lobby");
+  if (you.session) play.href = `/play/${you.session}/`;
+  root.querySelector("[data-room-players]").replaceChildren(...(room.players || []).map((p, i) => el("tr", {},
+    el("td", { class: "num" }, i + 1),
+    el("td", {}, p.player),
+    el("td", { class: "num" }, russian ? p.cards_home : p.sequences),
+    el("td", { class: "num" }, p.score),
+    el("td", { class: "num" }, p.moves),
+    el("td", {}, p.won ? gettext("Won") : p.finished ? gettext("Finished") : room.state === "lobby" ? gettext("Ready") : gettext("Playing"),
+      p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : "",
+      p.result ? [" · ", el("a", { href: `/replay/${p.result}/` }, gettext("Watch"))] : ""))));
+}
+
+async function call(path) {
+  errorBox.hidden = true;
+  try {
+    draw(await post(path));
+  } catch (error) {
+    errorBox.textContent = error.message;
+    errorBox.hidden = false;
+  }
+}
+
+root.querySelector("[data-join]").addEventListener("click", () => call(`/api/rooms/${id}/join`));
+root.querySelector("[data-start]").addEventListener("click", () => {
+  if (!socket.send({ type: "start" })) call(`/api/rooms/${id}/start`);
+});
+
+const connection = root.querySelector("[data-connection]");
+const socket = new LiveSocket(`/ws/rooms/${id}/`, {
+  onMessage(message) {
+    if (message.type === "room") draw(message);
+    else if (message.type === "error" && message.error) {
+      errorBox.textContent = message.error.message;
+      errorBox.hidden = false;
+    }
+  },
+  onStatus(status) {
+    connection.dataset.state = status;
+    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+  },
+});
+get(`/api/rooms/${id}`).then(draw).catch((error) => {
+  errorBox.textContent = error.status === 404 ? gettext("There is no such room.") : error.message;
+  errorBox.hidden = false;
+});

@@ -1,0 +1,50 @@
+// Small page helpers: a status toast, element building, durations and dates.
+import { language } from "./i18n.js";
+
+let toastTimer = null;
+
+export function toast(message, { kind = "info", ms = 4000 } = {}) {
+  const box = document.querySelector(".toast");
+  if (!box) return;
+  box.textContent = message;
+  box.dataset.kind = kind;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, ms);
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function duration(ms) {
+  if (ms === null || ms === undefined) return "—";
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+export function shortDate(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return date.toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
+}
+
+export function dateTime(iso) {
+  if (!iso) return "";
+  return new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+}

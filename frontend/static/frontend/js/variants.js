@@ -1,0 +1,65 @@
+// Names of games and variants in the player's words; a variant is a game code without its deal letters.
+import { gettext, fmt } from "./i18n.js";
+
+export const DAILY_VARIANTS = ["SP1-S1C", "SP1-S2C", "SP1-S4C", "SD1-S1", "SD1-S2", "SD1-S4", "RU1-C"];
+
+const GAME_NAMES = { SP1: "Spider", SD1: "Spiderette", RU1: "Russian Solitaire" };
+
+export function variantOf(code) {
+  return code ? code.split("-").slice(0, 2).join("-").toUpperCase() : null;
+}
+
+export function gameOf(variant) {
+  return GAME_NAMES[(variant || "").slice(0, 3)] || "";
+}
+
+export function parseVariant(variant) {
+  const [prefix, part] = (variant || "").toUpperCase().split("-");
+  if (prefix === "RU1") return { prefix, suits: 4, rules: part };
+  const suits = Number((part || "").slice(1, 2));
+  const rules = prefix === "SD1" ? "C" : (part || "").slice(2) || "C";
+  return { prefix, suits, rules };
+}
+
+export function buildVariant({ prefix, suits, rules }) {
+  if (prefix === "RU1") return `RU1-${rules === "R" ? "R" : "C"}`;
+  if (prefix === "SD1") return `SD1-S${suits}`;
+  return `SP1-S${suits}${suits === 1 ? "C" : rules}`;
+}
+
+function level(suits) {
+  return { 1: gettext("Easy"), 2: gettext("Medium"), 4: gettext("Hard") }[suits] || "";
+}
+
+// "Spider · 2 suits (Medium) · Relaxed"
+export function variantLabel(variant) {
+  const { prefix, suits, rules } = parseVariant(variant);
+  const parts = [GAME_NAMES[prefix] || variant];
+  if (prefix === "RU1") {
+    parts.push(rules === "R" ? gettext("Relaxed") + " (" + gettext("Mixed suits") + ")"
+      : gettext("Classic") + " (" + gettext("Same suit") + ")");
+    return parts.join(" · ");
+  }
+  const suitText = suits === 1 ? gettext("1 suit") : fmt(gettext("%(n)s suits"), { n: suits });
+  parts.push(`${suitText} (${level(suits)})`);
+  if (prefix === "SP1" && suits > 1) parts.push(rules === "R" ? gettext("Relaxed") : gettext("Classic"));
+  return parts.join(" · ");
+}
+
+// How many deals the stock still holds: Spider deals 10 at a time; Spiderette 7, 7, 7 then 3.
+export function dealsLeft(variant, stock) {
+  if (!stock) return 0;
+  if ((variant || "").startsWith("SD1")) return stock <= 3 ? 1 : 1 + Math.ceil((stock - 3) / 7);
+  return Math.ceil(stock / 10);
+}
+
+export function boardLabel(board) {
+  if (!board) return "";
+  const [kind, ...rest] = board.split(":");
+  if (kind === "daily") {
+    const [date, variant] = rest;
+    return fmt(gettext("Daily %(date)s · %(variant)s"), { date, variant: variantLabel(variant) });
+  }
+  const code = rest.join(":");
+  return fmt(gettext("Game %(code)s · %(variant)s"), { code, variant: variantLabel(variantOf(code)) });
+}

@@ -1,0 +1,148 @@
+"""Browser tests: daphne serves the whole app (HTTP and WebSockets) on a free loopback port
+against pytest-django's test database; Playwright drives Debian's Chromium.
+
+pytest-django's live_server cannot speak WebSocket, so the server is a real daphne process.
+The test process reaches the database only through `django_db_blocker` when a test needs it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls made here are plain sync code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1440, "height": 900}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _database_url(settings_dict: dict) -> str:
+    user = settings_dict.get("USER") or ""
+    password = settings_dict.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
+    from django.conf import settings
+    from django.db import connection
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (scripts/chromium.sh)")
+    if connection.vendor != "postgresql":
+        pytest.skip("the browser tests run on PostgreSQL (set DATABASE_URL)")
+    port = _free_port()
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=_database_url(connection.settings_dict),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        RATE_SIGNUPS="10000",
+        RATE_ACTIONS="10000",
+        RATE_LOGIN_FAILURES="10000",
+        RATE_SUBMISSIONS="10000",
+        RATE_WS_MESSAGES="10000",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
+    SHOTS.mkdir(exist_ok=True)
+    log = open(SHOTS / "daphne.log", "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/jsi18n/", timeout=2):
+                break
+        except urllib.error.HTTPError:
+            break  # it answers: a broken page fails its own test
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            log.close()
+            raise RuntimeError("daphne did not start: see tests/e2e/screenshots/daphne.log")
+        time.sleep(0.2)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(server: str):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def new_page(browser, server: str, *, viewport=DESKTOP, locale: str = "en-US", has_touch: bool = False):
+    context = browser.new_context(
+        base_url=server, viewport=viewport, locale=locale, has_touch=has_touch, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+@pytest.fixture
+def page(browser, server: str):
+    page = new_page(browser, server)
+    yield page
+    errors = page.js_errors
+    page.context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

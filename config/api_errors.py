@@ -12,6 +12,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from config.errors import ServiceError, error_body
+from config.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DatabaseError):
         log.exception("database unavailable")
         response = Response(
-            error_body("The game server's storage is unavailable. Try again in a moment."),
+            error_body(UNAVAILABLE),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
         response["Retry-After"] = "5"

@@ -1,16 +1,20 @@
 """Fixed-window rate limits kept in the cache (Redis in production).
 
 One counter per (bucket, subject, window); a refusal carries the seconds
-until the window ends, for the Retry-After header.
+until the window ends, for the Retry-After header. If the cache itself is
+down, limits fail open: play goes on while Redis is away.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 
 from django.core.cache import cache
 
 from config.errors import RateLimited
+
+log = logging.getLogger(__name__)
 
 
 def _window(bucket: str, subject: str, seconds: int) -> tuple[str, int]:
@@ -25,15 +29,19 @@ def _refuse(message: str, retry_after: int) -> RateLimited:
 
 
 def record(bucket: str, subject: str, *, seconds: int) -> int:
-    """Count one event in the current window and return the window's count."""
+    """Count one event in the current window and return the window's count (0 if the cache is down)."""
     key, _ = _window(bucket, subject, seconds)
-    if cache.add(key, 1, timeout=seconds + 1):
-        return 1
     try:
-        return int(cache.incr(key))
-    except ValueError:  # the key expired between add and incr
-        cache.add(key, 1, timeout=seconds + 1)
-        return 1
+        if cache.add(key, 1, timeout=seconds + 1):
+            return 1
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # the key expired between add and incr
+            cache.add(key, 1, timeout=seconds + 1)
+            return 1
+    except Exception:  # noqa: BLE001 - any cache failure: fail open, say so in the log
+        log.warning("rate limit %s not counted: cache unavailable", bucket, exc_info=True)
+        return 0
 
 
 def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
@@ -45,5 +53,10 @@ def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) ->
 def check(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
     """Refuse if the window already holds `limit` events, without counting one."""
     key, retry_after = _window(bucket, subject, seconds)
-    if int(cache.get(key) or 0) >= limit:
+    try:
+        count = int(cache.get(key) or 0)
+    except Exception:  # noqa: BLE001
+        log.warning("rate limit %s not checked: cache unavailable", bucket, exc_info=True)
+        return
+    if count >= limit:
         raise _refuse(message, retry_after)

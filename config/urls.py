@@ -11,3 +11,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),
 ]
+
+handler500 = "config.views.server_error"

@@ -9,6 +9,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from config.errors import NotAuthenticated, ServiceError, Unavailable
+from config.views import UNAVAILABLE
 from config.ws import JsonConsumer
 from games import live, selectors, services
 from leaderboard.models import Player
@@ -62,6 +63,6 @@ class PlayConsumer(JsonConsumer):
             await self.send_refusal(error)
             return
         except DatabaseError:
-            await self.send_refusal(Unavailable("The game server's storage is unavailable. Try again in a moment."))
+            await self.send_refusal(Unavailable(UNAVAILABLE))
             return
         await self.send_json({"type": "session", **document})

@@ -146,8 +146,8 @@ def apply_action(
         except BaseException:
             live.forget(session.id)
             raise
-        transaction.on_commit(lambda: live.remember(session, game))
-        transaction.on_commit(lambda: leaderboard.session_progressed(session=session))
+        transaction.on_commit(lambda: live.remember(session, game), robust=True)
+        transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
     return session, game
 
 
@@ -159,7 +159,7 @@ def finish_session(*, player: Player, session_id: object, now: dt.datetime | Non
         _refuse_if_over(session, now)
         game = live.game_for(session)
         _finish_locked(session, game, now=now)
-        transaction.on_commit(lambda: leaderboard.session_progressed(session=session))
+        transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
     return session, game
 
 
@@ -260,7 +260,7 @@ def close_expired_dailies(*, now: dt.datetime | None = None) -> int:
             if session is None or session.daily is None or now < session.daily.publishes_at:
                 continue
             _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
-            transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s))
+            transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
             closed += 1
     return closed
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from contextlib import nullcontext
 from typing import Any
 
 from django.db import transaction
@@ -64,9 +65,13 @@ def make_result(
     daily: Daily | None = None,
     elapsed_ms: int | None = 60_000,
     finished_at: dt.datetime | None = None,
+    run_on_commit: bool = True,
     **numbers: Any,
 ) -> Result:
-    """A verified result of `tokens` on `code`, stored and recorded in one transaction like games does."""
+    """A verified result of `tokens` on `code`, stored and recorded in one transaction like games does.
+
+    `run_on_commit=False` leaves the on-commit work to a transaction the caller holds open.
+    """
     tokens = tokens if tokens is not None else []
     played = replay(code, tokens)
     assert played.ok and played.game is not None, played.error
@@ -85,7 +90,8 @@ def make_result(
     }
     now = timezone.now()
     # Inside a test's own transaction nothing really commits: run the on-commit work when ours ends.
-    with TestCase.captureOnCommitCallbacks(execute=True), transaction.atomic():
+    hooks = TestCase.captureOnCommitCallbacks(execute=True) if run_on_commit else nullcontext()
+    with hooks, transaction.atomic():
         result = Result.objects.create(
             player=player,
             deal=deal_for(GameCode.parse(code)),

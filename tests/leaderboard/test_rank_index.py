@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
-from leaderboard import rank_index, selectors, standings
+from leaderboard import rank_index, selectors
 from leaderboard.boards import parse_board
 from leaderboard.models import BoardEntry
 from leaderboard.sql_ranks import SqlRanks

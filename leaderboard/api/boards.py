@@ -1,0 +1,55 @@
+"""GET /api/leaderboards/{board}: a page of a board, my entry, or the entries around me."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import BadRequest
+from leaderboard import selectors
+from leaderboard.api import params
+from leaderboard.api.documents import LeaderboardDocument, refusals
+from leaderboard.boards import parse_board
+
+
+class LeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="leaderboard",
+        summary="A leaderboard: each player's best verified result, best first",
+        parameters=[
+            OpenApiParameter(
+                "board",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                description="code:<game code> or daily:<YYYY-MM-DD>:<variant>",
+            ),
+            OpenApiParameter("limit", OpenApiTypes.INT, description="entries per page, 1-100 (default 50)"),
+            OpenApiParameter("cursor", OpenApiTypes.STR, description="next_cursor of the previous page"),
+            OpenApiParameter(
+                "around",
+                OpenApiTypes.STR,
+                enum=["me"],
+                description="me: the page centred on my entry (the top if I have none)",
+            ),
+        ],
+        responses={200: LeaderboardDocument, **refusals(400, 404, 429)},
+    )
+    def get(self, request: Request, board: str) -> Response:
+        around = request.query_params.get("around")
+        if around not in (None, "me"):
+            raise BadRequest('around takes one value: "me".')
+        document = selectors.leaderboard(
+            board=parse_board(board, today=timezone.now().date()),
+            viewer=params.viewer(request),
+            limit=params.limit(request),
+            cursor=params.cursor(request),
+            around_me=around == "me",
+        )
+        return Response(document)

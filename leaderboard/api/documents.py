@@ -1,0 +1,116 @@
+"""OpenAPI shapes of the leaderboard, player, replay and room documents (SPEC section 8)."""
+
+from drf_spectacular.utils import inline_serializer
+from rest_framework import serializers
+
+from games.api.documents import ErrorDocument, ResultDocument
+
+_ENTRY = {
+    "rank": serializers.IntegerField(),
+    "player": serializers.CharField(),
+    "score": serializers.IntegerField(),
+    "moves": serializers.IntegerField(),
+    "won": serializers.BooleanField(),
+    "sequences": serializers.IntegerField(required=False, help_text="Spider and Spiderette boards"),
+    "cards_home": serializers.IntegerField(required=False, help_text="Russian Solitaire boards"),
+    "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "result": serializers.IntegerField(help_text="the result's id"),
+}
+
+# One class, used twice: the entries and my own entry.
+_Entry = type(inline_serializer("LeaderboardEntry", _ENTRY))
+
+LeaderboardDocument = inline_serializer(
+    "Leaderboard",
+    {
+        "board": serializers.CharField(),
+        "entries": _Entry(many=True),
+        "next_cursor": serializers.CharField(allow_null=True, help_text="opaque; null on the last page"),
+        "total": serializers.IntegerField(),
+        "me": _Entry(allow_null=True, help_text="my entry; null if I have none or am not signed in"),
+    },
+)
+
+_STATS = {
+    "variant": serializers.CharField(),
+    "games": serializers.IntegerField(),
+    "wins": serializers.IntegerField(),
+    "best_score": serializers.IntegerField(allow_null=True),
+    "daily_streak": serializers.IntegerField(help_text="consecutive UTC days with a finished ranked daily, alive"),
+    "best_daily_streak": serializers.IntegerField(),
+    "last_daily": serializers.DateField(allow_null=True),
+}
+
+_POINT = {
+    "result": serializers.IntegerField(),
+    "finished_at": serializers.DateTimeField(),
+    "score": serializers.IntegerField(),
+    "moves": serializers.IntegerField(),
+    "won": serializers.BooleanField(),
+}
+
+PlayerPageDocument = inline_serializer(
+    "PlayerPage",
+    {
+        "player": inline_serializer(
+            "PlayerProfile", {"name": serializers.CharField(), "joined": serializers.DateTimeField()}
+        ),
+        "stats": inline_serializer("PlayerStats", _STATS, many=True),
+        "results": serializers.ListField(child=ResultDocument),
+        "next_cursor": serializers.CharField(allow_null=True),
+        "series": serializers.DictField(
+            child=inline_serializer("SeriesPoint", _POINT, many=True),
+            help_text="variant -> its most recent games, oldest first",
+        ),
+    },
+)
+
+ReplayDocument = inline_serializer(
+    "Replay",
+    {
+        "result": ResultDocument,
+        "step": serializers.IntegerField(),
+        "steps": serializers.IntegerField(),
+        "token": serializers.CharField(allow_null=True, help_text="the action that led to this step"),
+        "state": serializers.DictField(help_text="SPEC section 5 state document, every card shown"),
+    },
+)
+
+_PROGRESS = {
+    "player": serializers.CharField(),
+    "moves": serializers.IntegerField(),
+    "score": serializers.IntegerField(),
+    "sequences": serializers.IntegerField(required=False),
+    "cards_home": serializers.IntegerField(required=False),
+    "finished": serializers.BooleanField(),
+    "won": serializers.BooleanField(),
+    "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "result": serializers.IntegerField(allow_null=True),
+}
+
+RoomDocument = inline_serializer(
+    "Room",
+    {
+        "id": serializers.UUIDField(),
+        "host": serializers.CharField(),
+        "state": serializers.ChoiceField(choices=["lobby", "racing", "finished"]),
+        "variant": serializers.CharField(),
+        "code": serializers.CharField(allow_null=True, help_text="null while a fresh deal's race is on"),
+        "created_at": serializers.DateTimeField(),
+        "started_at": serializers.DateTimeField(allow_null=True),
+        "ended_at": serializers.DateTimeField(allow_null=True),
+        "players": inline_serializer("RacerProgress", _PROGRESS, many=True),
+        "you": inline_serializer(
+            "RoomViewer",
+            {
+                "member": serializers.BooleanField(),
+                "host": serializers.BooleanField(),
+                "session": serializers.UUIDField(allow_null=True, help_text="your refereed session once started"),
+            },
+        ),
+    },
+)
+
+
+def refusals(*statuses: int) -> dict[int, object]:
+    return {status: ErrorDocument for status in statuses}

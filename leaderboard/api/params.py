@@ -1,0 +1,38 @@
+"""Query parameters and the requesting player, checked the same way by every view here."""
+
+from __future__ import annotations
+
+from rest_framework.request import Request
+
+from config.errors import BadRequest, NotAuthenticated
+from leaderboard.models import Player
+from leaderboard.selectors import DEFAULT_LIMIT, MAX_LIMIT
+
+
+def limit(request: Request, *, default: int = DEFAULT_LIMIT) -> int:
+    text = request.query_params.get("limit")
+    if text is None:
+        return default
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else 0
+    if not 1 <= value <= MAX_LIMIT:
+        raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}.")
+    return value
+
+
+def cursor(request: Request) -> str | None:
+    text = request.query_params.get("cursor")
+    if text is not None and (not text or len(text) > 200):
+        raise BadRequest("That cursor is not valid: use the next_cursor of the previous page.")
+    return text
+
+
+def viewer(request: Request) -> Player | None:
+    user = request.user
+    return user if isinstance(user, Player) and user.is_authenticated else None
+
+
+def player(request: Request) -> Player:
+    found = viewer(request)
+    if found is None:
+        raise NotAuthenticated("Sign in or start a guest game first: this needs a player.")
+    return found

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import redis
+from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import connections
 
 from leaderboard import rank_index
 
@@ -21,3 +23,10 @@ def _empty_rank_index() -> Iterator[None]:
             client.delete(*keys)
         client.close()
     yield
+
+
+@pytest.fixture
+async def closes_thread_connections() -> AsyncIterator[None]:
+    """Socket tests touch the database from the sync worker thread: close its connection after."""
+    yield
+    await database_sync_to_async(connections.close_all)()

@@ -84,15 +84,40 @@ function showRule(message) {
 function act(token) {
   if (!doc || doc.finished || pending) return false;
   ruleBox.hidden = true;
-  pending = { token };
+  pending = { token, actions: doc.actions };
   if (socket.send({ type: "action", action: token })) {
-    pending.timer = setTimeout(resync, 6000); // no answer: ask for the state over HTTP
+    pending.timer = setTimeout(recover, 6000); // no answer: ask the server over HTTP
   } else {
-    post(`/api/sessions/${id}/actions`, { action: token })
-      .then((next) => { settle(); show(next, { token }); })
-      .catch((error) => { settle(); refused(error.status, error.error || { message: error.message }); });
+    sendOverHttp(token);
   }
   return true;
+}
+
+function sendOverHttp(token) {
+  post(`/api/sessions/${id}/actions`, { action: token })
+    .then((next) => { settle(); show(next, { token }); })
+    .catch((error) => { settle(); refused(error.status, error.error || { message: error.message }); });
+}
+
+// The socket went away with an action in flight: if the server never applied it (its action
+// count is unchanged), send it again over HTTP; otherwise show what the server has.
+async function recover() {
+  const lost = pending;
+  if (!lost) return;
+  clearTimeout(lost.timer);
+  try {
+    const now = await get(`/api/sessions/${id}`);
+    if (pending !== lost) return;
+    if (now.actions === lost.actions && !now.finished) {
+      sendOverHttp(lost.token);
+    } else {
+      settle();
+      show(now, { token: lost.token });
+    }
+  } catch (error) {
+    settle();
+    refused(error.status || 0, error.error || { message: error.message });
+  }
 }
 
 function settle() {
@@ -139,7 +164,7 @@ const socket = new LiveSocket(`/ws/play/${id}/`, {
   onStatus(status) {
     connection.dataset.state = status;
     connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
-    if (status === "closed" && pending) resync();
+    if (status === "closed" && pending) recover();
   },
 });
 

@@ -1,0 +1,71 @@
+"""Helpers for the browser tests: start sessions and send tokens through the page's own API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+VECTORS = Path(__file__).resolve().parents[1] / "engine" / "vectors" / "replays.json"
+
+
+def winning_log(code: str) -> list[str]:
+    for case in json.loads(VECTORS.read_text())["cases"]:
+        if case["code"] == code and case["expect"]["state"] and case["expect"]["state"]["won"]:
+            return list(case["moves"])
+    raise LookupError(code)
+
+
+def csrf(page) -> str:
+    for cookie in page.context.cookies():
+        if cookie["name"] == "csrftoken":
+            return cookie["value"]
+    page.goto("/rules/spider/")
+    return csrf(page)
+
+
+def api_post(page, path: str, body: dict) -> dict:
+    response = page.request.post(path, data=body, headers={"X-CSRFToken": csrf(page), "Referer": page.url or "/"})
+    assert response.ok, (response.status, response.text())
+    return response.json()
+
+
+def api_get(page, path: str) -> dict:
+    response = page.request.get(path)
+    assert response.ok, (response.status, response.text())
+    return response.json()
+
+
+def start(page, **body) -> dict:
+    if not page.url.startswith("http"):
+        page.goto("/rules/spider/")  # any page makes the guest and the CSRF cookie
+    return api_post(page, "/api/sessions", body)
+
+
+def open_play(page, session_id: str, *, live: bool = True) -> None:
+    page.goto(f"/play/{session_id}/")
+    page.locator(".column .card, .column .slot").first.wait_for()
+    if live:
+        page.locator(".connection[data-state=open]").wait_for()
+
+
+def card(page, col: int, n: int):
+    """The card that starts the group of the top n cards of column col."""
+    return page.locator(f'.column[data-col="{col}"] [data-n="{n}"]')
+
+
+def drag(page, source, target) -> None:
+    page.wait_for_timeout(250)  # let the last move's animation settle
+    source.wait_for()
+    target.wait_for()
+    a = source.bounding_box()
+    b = target.bounding_box()
+    assert a and b, "the cards to drag are not on screen"
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + 8)
+    page.mouse.down()
+    page.mouse.move(a["x"] + a["width"] / 2 + 10, a["y"] + 20, steps=3)
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
+    page.mouse.up()
+
+
+def moves_shown(page) -> int:
+    return int(page.locator("[data-moves]").inner_text())

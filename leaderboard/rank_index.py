@@ -12,7 +12,8 @@ Any Redis failure raises RankIndexUnavailable; readers then ask PostgreSQL.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -123,7 +124,7 @@ class RedisRanks:
         return list(self._call(self.client.zrange, self.key, offset, offset + count - 1))
 
     @staticmethod
-    def _call(method, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
             return method(*args, **kwargs)
         except (redis.RedisError, OSError) as error:

@@ -78,7 +78,3 @@ def decode_cursor(cursor: str) -> str:
     if len(key) != KEY_LENGTH or not key.isdigit():
         raise BadRequest("That cursor is not valid: use the next_cursor of the previous page.")
     return key
-
-
-def result_id_of(sort_key: str) -> int:
-    return int(sort_key[-_WIDTHS[-1] :])

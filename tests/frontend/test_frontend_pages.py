@@ -1,0 +1,122 @@
+"""The pages render for a first-time visitor (who becomes a guest) in every language."""
+
+from __future__ import annotations
+
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from leaderboard.models import Player
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+PAGES = [
+    "/",
+    "/play/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11/",
+    "/leaderboards/",
+    "/leaderboards/daily:2026-11-30:SP1-S4C/",
+    "/players/someone/",
+    "/replay/1/",
+    "/rooms/",
+    "/rooms/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11/",
+    "/account/signup/",
+    "/account/signin/",
+    "/rules/spider/",
+    "/rules/spiderette/",
+    "/rules/russian/",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", PAGES)
+def test_page_renders_and_makes_a_guest(path: str) -> None:
+    client = Client()
+    response = client.get(path)
+    assert response.status_code == 200
+    assert b'type="module"' in response.content
+    assert "csrftoken" in response.cookies
+    assert Player.objects.filter(is_guest=True).count() == 1
+    client.get(path)  # the same browser stays the same guest
+    assert Player.objects.filter(is_guest=True).count() == 1
+
+
+@pytest.mark.django_db
+def test_unknown_rules_page_is_404() -> None:
+    assert Client().get("/rules/klondike/").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("accept", "words"),
+    [("fi-FI,fi;q=0.9", ["Uusi jako", "Helppo", "Keskitaso", "Vaikea", "Klassinen", "Helpotettu"]),
+     ("hr", ["Nova podjela", "Lako", "Srednje", "Teško", "Klasično", "Ublaženo"]),
+     ("en-US", ["New deal", "Easy", "Medium", "Hard", "Classic", "Relaxed"])],
+)
+def test_language_from_the_browser(accept: str, words: list[str]) -> None:
+    html = Client().get("/", HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+    for word in words:
+        assert word in html
+
+
+@pytest.mark.django_db
+def test_russian_rule_names_in_finnish() -> None:
+    html = Client().get("/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    assert "Sama väri" in html and "Sekoitetut värit" in html
+
+
+@pytest.mark.django_db
+def test_language_switch_sticks() -> None:
+    client = Client()
+    client.get("/")
+    response = client.post("/i18n/setlang/", {"language": "hr", "next": "/rules/spider/"})
+    assert response.status_code == 302
+    html = client.get("/rules/spider/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Kako se igra Spider" in html
+
+
+@pytest.mark.django_db
+def test_javascript_catalog_speaks_finnish() -> None:
+    body = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    assert "kuningas" in body and "Voitit!" in body
+
+
+def test_next_is_only_a_local_path() -> None:
+    from django.test import RequestFactory
+
+    from frontend.views import _safe_next
+
+    factory = RequestFactory()
+    assert _safe_next(factory.get("/", {"next": "//evil.example/"})) == "/"
+    assert _safe_next(factory.get("/", {"next": "https://evil.example/"})) == "/"
+    assert _safe_next(factory.get("/", {"next": "/play/x/"})) == "/play/x/"
+
+
+def _po_entries(path: Path) -> list[tuple[str, str]]:
+    text = path.read_text(encoding="utf-8")
+    out = []
+    for entry in text.split("\n\n")[1:]:
+        if "msgid_plural" in entry:
+            continue
+        ids = re.search(r'^msgid ((?:".*"\n?)+)', entry, re.M)
+        strs = re.search(r'^msgstr ((?:".*"\n?)+)', entry, re.M)
+        if ids and strs:
+            def join(block: str) -> str:
+                return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', block)).replace('\\"', '"').replace("\\\\", "\\")
+            out.append((join(ids.group(1)), join(strs.group(1))))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["fi", "hr"])
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_every_string_is_translated_and_compiled(lang: str, domain: str) -> None:
+    """The committed .mo matches the .po: `make run` needs no gettext tools."""
+    po = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+    with open(po.with_suffix(".mo"), "rb") as handle:
+        catalog = gettext.GNUTranslations(handle)
+    entries = _po_entries(po)
+    assert entries
+    for msgid, msgstr in entries:
+        assert msgstr, f"{lang} {domain}: untranslated {msgid!r}"
+        assert catalog.gettext(msgid) == msgstr, f"{lang} {domain}: .mo is stale for {msgid!r}"

@@ -56,6 +56,7 @@ export class Board {
     badge.className = "badge";
     badge.setAttribute("aria-hidden", "true");
     badge.textContent = String(deals);
+    badge.hidden = deals === 0;
     button.append(badge);
     this.stockBox.append(button);
   }
@@ -166,8 +167,9 @@ export class Board {
     this.root.style.setProperty("--gap", `${gap}px`);
     const top = this.tableau.getBoundingClientRect().top + scrollY;
     const room = Math.max(cardH * 4, innerHeight - top - 16);
-    const baseDown = Math.max(4, Math.round(cardH * 0.1));
     const baseUp = Math.max(15, Math.round(cardH * 0.27));
+    // Known face-down cards (the replay) fan out like face-up ones so they can be read.
+    const baseDown = this.known ? baseUp : Math.max(4, Math.round(cardH * 0.1));
     const minUp = Math.max(12, Math.round(cardH * 0.18));
     let tallest = cardH;
     for (const column of this.columns) {

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import redis
 from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connections
 
@@ -26,7 +27,9 @@ def _empty_rank_index() -> Iterator[None]:
 
 
 @pytest.fixture
-async def closes_thread_connections() -> AsyncIterator[None]:
-    """Socket tests touch the database from the sync worker thread: close its connection after."""
+async def socket_cleanup() -> AsyncIterator[None]:
+    """After a socket test: close the sync worker thread's database connection, and drop the
+    channel layer, whose receive lock belongs to this test's event loop and would trip the next."""
     yield
     await database_sync_to_async(connections.close_all)()
+    channel_layers.backends.clear()

@@ -24,7 +24,7 @@ APP = URLRouter(websocket_urlpatterns)
 BOARD = f"code:{RUSSIAN_WIN}"
 LOG = vector_log(RUSSIAN_WIN)
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("closes_thread_connections")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]
 
 
 async def _watch(board: str = BOARD, user: Player | None = None) -> WebsocketCommunicator:

@@ -46,7 +46,7 @@ async def _latest(socket: WebsocketCommunicator) -> dict[str, Any]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("closes_thread_connections")
+@pytest.mark.usefixtures("socket_cleanup")
 @override_settings(RATE_ACTIONS=10_000)
 async def test_a_race_on_a_hidden_fresh_deal_from_lobby_to_final_table() -> None:
     host, guest = (

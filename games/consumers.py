@@ -36,6 +36,10 @@ def _act(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, 
 
 
 class PlayConsumer(JsonConsumer):
+    # Requests and answers only, nothing is pushed here: no channel layer, so that play over the
+    # socket goes on while Redis is away (an alias with no layer configured gives None).
+    channel_layer_alias = "play-needs-no-channel-layer"
+
     async def connect(self) -> None:
         await self.accept()
         user = self.scope.get("user")

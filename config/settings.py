@@ -98,7 +98,12 @@ TEMPLATES = [
 # Storage: SQLite unless DATABASE_URL names PostgreSQL.
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+    # Health checks: a kept connection that broke while PostgreSQL restarted is replaced, not reused.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0), conn_health_checks=True
+        )
+    }
 else:
     DATABASES = {
         "default": {

@@ -10,7 +10,9 @@ from config.errors import NotFound
 from games.dailies import is_published
 from games.engine import Game, Move
 from games.models import Daily, GameSession
+from leaderboard.boards import parse_board
 from leaderboard.models import Player, Result
+from leaderboard.selectors import entry_of
 
 
 def code_hidden(*, daily: Daily | None, concealed: bool, now: dt.datetime) -> bool:
@@ -38,6 +40,11 @@ def elapsed_ms(session: GameSession, now: dt.datetime) -> int:
     return max(0, int((end - session.started_at).total_seconds() * 1000))
 
 
+def shown_board(board: str | None, *, hidden: bool) -> str | None:
+    """A code board names the code: it stays out of answers while the code is secret."""
+    return None if hidden and board is not None and board.startswith("code:") else board
+
+
 def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
     hidden = code_hidden(
         daily=result.daily,
@@ -46,7 +53,7 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
     )
     doc: dict[str, Any] = {
         "id": result.pk,
-        "board": result.board,
+        "board": shown_board(result.board, hidden=hidden),
         "code": None if hidden else result.deal.code,
         "player": result.player.display_name,
         "score": result.score,
@@ -100,7 +107,7 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "variant": session.deal.variant,
         "game": game.code.game_name,
         "ranked": session.ranked,
-        "board": session.board,
+        "board": shown_board(session.board, hidden=hidden),
         "daily": session.daily.date.isoformat() if session.daily else None,
         "view": view,
         "legal": legal,
@@ -111,8 +118,22 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
-        "result": result_document(result, now=now) if result is not None else None,
+        "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,
     }
+
+
+def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -> dict[str, Any]:
+    """The finished game's result with the rank it holds on its board (the win screen shows it)."""
+    doc = result_document(result, now=now)
+    doc["rank"] = None
+    doc["personal_best"] = False
+    board = shown_board(result.board, hidden=hidden)
+    if board is not None:
+        entry = entry_of(board=parse_board(board), player_id=result.player_id)
+        if entry is not None:
+            doc["rank"] = entry["rank"]
+            doc["personal_best"] = entry["result"] == result.pk
+    return doc
 
 
 def daily_overview(*, player: Player | None, dailies: list[Daily], now: dt.datetime) -> list[dict[str, Any]]:

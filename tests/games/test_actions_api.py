@@ -95,6 +95,7 @@ def test_a_win_ends_the_game_by_itself_with_a_verified_result(player_api: APICli
     assert result["score"] == expected["score"] and result["moves"] == expected["moves"]
     assert result["won"] is True and result["cards_home"] == 52 and result["actions"] == len(log)
     assert result["elapsed_ms"] is not None and result["code"] == code
+    assert result["rank"] == 1 and result["personal_best"] is True  # what the win screen shows
     stored = Result.objects.get()
     assert stored.log.split() == [str(parse_action(token)) for token in log]
     late = act(player_api, sid, "U")

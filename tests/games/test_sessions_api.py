@@ -99,3 +99,20 @@ def test_session_document_lists_only_the_players_own_sessions(player: Player, pl
     again = player_api.get(f"/api/sessions/{doc['id']}").json()
     assert again["view"] == doc["view"] and again["legal"] == doc["legal"]
     assert again["elapsed_ms"] >= 0
+
+
+def test_a_concealed_session_names_neither_its_code_nor_its_code_board(player: Player) -> None:
+    from django.utils import timezone
+
+    from games import live, services
+    from games.selectors import session_document
+
+    session, _ = services.start_session(player=player, variant="SD1-S2", conceal_code=True)
+    session, game = services.finish_session(player=player, session_id=session.pk)
+    doc = session_document(session, live.game_for(session), now=timezone.now())
+    assert doc["code"] is None and doc["board"] is None
+    assert doc["result"]["code"] is None and doc["result"]["board"] is None and doc["result"]["rank"] is None
+    assert session.deal.code not in str(doc)
+    session.conceal_code = False  # the race ended
+    revealed = session_document(session, game, now=timezone.now())
+    assert revealed["board"] == f"code:{session.deal.code}" and revealed["result"]["rank"] == 1

@@ -90,14 +90,20 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
 
 
 def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None) -> Room:
-    """The host calls the race over; games still open go on as ordinary games on the now-public code."""
+    """The host calls the race over: games still open end as they stand, so the table is final."""
+    from games.services import finish_session  # games.services imports this module's callers
+
+    now = now or timezone.now()
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.host_id != player.pk:
             raise Forbidden("Only the host can end the race.")
         if room.state == Room.State.FINISHED:
             return room
-        _finish(room, now or timezone.now())
+        for member in room.members.select_related("player", "session").filter(session__finished_at=None):
+            assert member.session is not None
+            finish_session(player=member.player, session_id=member.session.pk, now=now)
+        _finish(room, now)
         _announce_on_commit(room)
     return room
 

@@ -138,9 +138,15 @@ def test_a_race_on_a_code_is_won_and_the_host_rules_the_room(api: APIClient) -> 
     assert Room.objects.get(pk=room["id"]).state == "racing"  # the host has not finished
     ended = _as(host).post(f"/api/rooms/{room['id']}/end").json()
     assert ended["state"] == "finished"
-    winner, unfinished = ended["players"]
+    winner, stopped = ended["players"]
     assert (winner["player"], winner["won"], winner["cards_home"], winner["finished"]) == ("rival", True, 52, True)
-    assert winner["result"] is not None and (unfinished["player"], unfinished["finished"]) == ("host2", False)
+    # The host's open game ended as it stood when the race was called: the table is final and verified.
+    assert winner["result"] is not None and (stopped["player"], stopped["finished"], stopped["won"]) == (
+        "host2",
+        True,
+        False,
+    )
+    assert stopped["result"] is not None and GameSession.objects.filter(finished_at=None).count() == 0
 
 
 @pytest.mark.django_db

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import BadRequest
+from games.services import close_expired_dailies
 from leaderboard import selectors
 from leaderboard.api import params
 from leaderboard.api.documents import LeaderboardDocument, refusals
@@ -45,8 +46,13 @@ class LeaderboardView(APIView):
         around = request.query_params.get("around")
         if around not in (None, "me"):
             raise BadRequest('around takes one value: "me".')
+        now = timezone.now()
+        the_board = parse_board(board, today=now.date())
+        if the_board.date is not None:
+            # A daily's board is final from 01:00 the next day: attempts still open end first.
+            close_expired_dailies(now=now)
         document = selectors.leaderboard(
-            board=parse_board(board, today=timezone.now().date()),
+            board=the_board,
             viewer=params.viewer(request),
             limit=params.limit(request),
             cursor=params.cursor(request),

@@ -168,3 +168,13 @@ def test_concurrent_starts_of_the_same_daily_give_one_ranked_session() -> None:
     assert sum(created for _, created in answers) == 1
     assert GameSession.objects.filter(ranked=True).count() == 1
     assert Daily.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_reading_a_daily_board_after_one_oclock_closes_its_open_attempts(player: Player) -> None:
+    session, _ = services.start_session(player=player, daily="SP1-S1C", now=NOON)
+    services.apply_action(player=player, session_id=session.pk, token="D", now=NOON + dt.timedelta(minutes=1))
+    board = APIClient().get("/api/leaderboards/daily:2020-03-01:SP1-S1C").json()
+    assert [(e["player"], e["moves"], e["score"]) for e in board["entries"]] == [(player.username, 1, 499)]
+    session.refresh_from_db()
+    assert session.finished_at == NEXT_DAY + dt.timedelta(hours=1)

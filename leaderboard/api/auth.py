@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from config.fields import StrictCharField
 from leaderboard import players
+from leaderboard.api.documents import refusals
 from leaderboard.models import Player
 
 
@@ -52,7 +53,11 @@ def _signed_in(request: Request, player: Player) -> Response:
 class SignUpView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(request=CredentialsSerializer, responses={201: TokenSerializer}, operation_id="signup")
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={201: TokenSerializer, **refusals(400, 409, 413, 422, 429)},
+        operation_id="signup",
+    )
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -70,7 +75,11 @@ class SignUpView(APIView):
 class LogInView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer}, operation_id="login")
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={200: TokenSerializer, **refusals(400, 401, 413, 429)},
+        operation_id="login",
+    )
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -81,7 +90,10 @@ class LogInView(APIView):
 class LogOutView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: inline_serializer("LoggedOut", {"ok": serializers.BooleanField()})})
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("LoggedOut", {"ok": serializers.BooleanField()}), **refusals(401)},
+    )
     def post(self, request: Request) -> Response:
         player = request.user
         assert isinstance(player, Player)
@@ -93,7 +105,7 @@ class LogOutView(APIView):
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: MeSerializer}, operation_id="me")
+    @extend_schema(responses={200: MeSerializer, **refusals(401)}, operation_id="me")
     def get(self, request: Request) -> Response:
         player = request.user
         assert isinstance(player, Player)

@@ -1,0 +1,168 @@
+"""Memory: bytes per live session in a worker's live-game cache, and per open play socket.
+
+Run: .venv/bin/python bench/memory.py --sessions 10000 --actions 50
+
+Starts `--sessions` refereed sessions (spread over 100 players and the
+variants), plays `--actions` legal actions into each stored log, then:
+  1. in this process, fills games.live's cache with every session's game
+     (rebuilt by replay, as a worker does) and measures it with tracemalloc;
+  2. opens one `/ws/play/{id}/` socket per session to ONE daphne worker and
+     reads its resident memory before and after: bytes per open socket,
+     which includes that session's entry in the worker's live cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import aiohttp  # noqa: E402
+
+from bench.players import VARIANTS  # noqa: E402
+from bench.stack import Stack, make_players, rss_bytes  # noqa: E402
+from bench.submissions import legal_log  # noqa: E402
+
+
+def make_sessions(players: list[tuple[int, str]], count: int, actions: int) -> list[tuple[str, str]]:
+    """(session id, token) for `count` sessions, each with `actions` legal actions in its log."""
+    from django.utils import timezone
+
+    from games.deals import deal_for
+    from games.engine import Game, GameCode
+    from games.models import GameAction, GameSession
+
+    now = timezone.now()
+    deals = []
+    logs = []
+    for k in range(100):
+        code = GameCode.from_variant(VARIANTS[k % len(VARIANTS)], 7919 * (k + 1))
+        deals.append(deal_for(code))
+        logs.append(legal_log(code, actions, seed=k))
+    sessions = []
+    for n in range(count):
+        k = n % 100
+        game = Game.from_code(deals[k].code)
+        game.run(logs[k])
+        sessions.append(
+            GameSession(
+                player_id=players[n % len(players)][0],
+                deal=deals[k],
+                ranked=True,
+                board=f"code:{deals[k].code}",
+                started_at=now,
+                action_count=len(logs[k]),
+                score=game.score,
+                moves=game.moves,
+            )
+        )
+    GameSession.objects.bulk_create(sessions, batch_size=2000)
+    GameAction.objects.bulk_create(
+        [
+            GameAction(session=s, seq=i + 1, token=t)
+            for n, s in enumerate(sessions)
+            for i, t in enumerate(logs[n % 100])
+        ],
+        batch_size=10_000,
+    )
+    token_of = dict(players)
+    return [(str(s.id), token_of[s.player_id]) for s in sessions]
+
+
+def live_cache_bytes(ids: list[str]) -> tuple[int, float]:
+    from games import live
+    from games.models import GameSession
+
+    sessions = list(GameSession.objects.select_related("deal").filter(id__in=ids))
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    t0 = time.perf_counter()
+    for session in sessions:
+        live.game_for(session)
+    seconds = time.perf_counter() - t0
+    gc.collect()
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    live._games.clear()
+    return used, seconds
+
+
+async def open_sockets(stack: Stack, sessions: list[tuple[str, str]], concurrency: int) -> list:
+    port = stack.ports[0]
+    gate = asyncio.Semaphore(concurrency)
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=120))
+    sockets = []
+
+    async def one(session_id: str, token: str) -> None:
+        async with gate:
+            ws = await http.ws_connect(
+                f"ws://127.0.0.1:{port}/ws/play/{session_id}/",
+                headers={"Authorization": f"Token {token}", "Origin": f"http://127.0.0.1:{port}"},
+            )
+            first = await ws.receive(timeout=60)
+            assert first.data.startswith('{"type":"session"'), first.data[:200]
+            sockets.append(ws)
+
+    await asyncio.gather(*(one(s, t) for s, t in sessions))
+    return [http, sockets]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=10_000)
+    parser.add_argument("--actions", type=int, default=50, help="legal actions in each session's log")
+    parser.add_argument("--concurrency", type=int, default=50, help="sockets being opened at once")
+    args = parser.parse_args()
+    if args.sessions > 15_000:
+        parser.error("bounded: at most 15,000 sessions (file descriptors)")
+    with Stack(workers=1, time_limit=300 + args.sessions / 20) as stack:
+        stack.django()
+        players = make_players(100)
+        t0 = time.perf_counter()
+        sessions = make_sessions(players, args.sessions, args.actions)
+        print(f"{len(sessions):,} sessions with {args.actions} actions each stored in {time.perf_counter() - t0:.1f} s")
+
+        used, seconds = live_cache_bytes([s for s, _ in sessions])
+        print(f"\nmemory, {len(sessions):,} live sessions")
+        print(
+            f"  live-game cache (games.live, tracemalloc): {used:,} bytes = {used / len(sessions):,.0f} bytes per "
+            f"session (rebuilt by replay in {seconds:.1f} s)"
+        )
+
+        pid = stack.pids()[0]
+        time.sleep(1.0)
+        before = rss_bytes(pid)
+        loop = asyncio.new_event_loop()
+        t0 = time.perf_counter()
+        http, sockets = loop.run_until_complete(open_sockets(stack, sessions, args.concurrency))
+        opened = time.perf_counter() - t0
+        time.sleep(1.0)
+        after = rss_bytes(pid)
+        per = (after - before) / len(sockets)
+        print(
+            f"  one daphne worker: RSS {before / 2**20:,.1f} MiB idle, {after / 2**20:,.1f} MiB with "
+            f"{len(sockets):,} open play sockets (opened in {opened:.1f} s)"
+        )
+        print(
+            f"  = {per:,.0f} bytes per open socket, its session's cache entry included; "
+            f"{per - used / len(sessions):,.0f} bytes per socket without it"
+        )
+
+        async def close() -> None:
+            await asyncio.gather(*(ws.close() for ws in sockets))
+            await http.close()
+
+        loop.run_until_complete(close())
+        loop.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

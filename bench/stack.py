@@ -1,0 +1,352 @@
+"""The real stack on loopback for a bench run, and the figures every bench prints.
+
+`Stack` creates its own PostgreSQL database (`bench_<pid>`), migrates it, and
+starts N daphne processes on free loopback ports, with Redis on a dedicated
+database index and a key prefix of its own. `stop()` (also on exit, Ctrl-C,
+SIGTERM and the run's own time limit) ends exactly the processes it started,
+deletes the Redis keys it made and drops the database.
+
+Clients spread over the ports (one process per core is how daphne scales on
+this machine; a loopback balancer would only spend a core's time copying
+bytes).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import math
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PG = "postgres://postgres@127.0.0.1:5432"
+REDIS = "redis://127.0.0.1:6379"
+REDIS_DB = 9
+PYTHON = sys.executable
+DAPHNE = str(Path(PYTHON).with_name("daphne"))
+
+# What a load test on loopback lifts (SPEC section 8: every limit is an env setting).
+LOAD_ENV = {
+    "RATE_ACTIONS": "1000000",
+    "RATE_SUBMISSIONS": "1000000",
+    "RATE_SIGNUPS": "1000000",
+    "RATE_WS_MESSAGES": "1000000",
+    "RATE_LOGIN_FAILURES": "1000000",
+}
+
+
+def raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _psql(sql: str, db: str = "postgres") -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG}/{db}", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+class Stack:
+    """PostgreSQL database + Redis prefix + `workers` daphne processes, all owned by this run."""
+
+    def __init__(
+        self,
+        *,
+        workers: int = 2,
+        conn_max_age: int = 600,
+        env: dict[str, str] | None = None,
+        time_limit: float = 600.0,
+        quiet: bool = False,
+    ) -> None:
+        self.tag = f"bench_{os.getpid()}"
+        self.db = self.tag
+        self.workers = workers
+        self.time_limit = time_limit
+        self.quiet = quiet
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "APP_ENV": "development",
+            "DEBUG": "false",  # DEBUG keeps every query in memory: never under load
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DATABASE_URL": f"{PG}/{self.db}",
+            "DB_CONN_MAX_AGE": str(conn_max_age),
+            "REDIS_URL": f"{REDIS}/{REDIS_DB}",
+            "CHANNEL_PREFIX": self.tag,
+            "CACHE_PREFIX": self.tag,
+            "LOG_LEVEL": "WARNING",
+            "PYTHONUNBUFFERED": "1",
+            **LOAD_ENV,
+            **(env or {}),
+        }
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.ports: list[int] = []
+        self.db_created = False
+        self.logs: list[Path] = []
+        self._stopped = False
+
+    # ------------------------------------------------------------ lifecycle
+
+    def __enter__(self) -> Stack:
+        self.start()
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is not None and kind is not SystemExit:
+            print(f"--- daphne logs ---\n{self.tail()}", file=sys.stderr)
+        self.stop()
+
+    def start(self) -> None:
+        raise_fd_limit()
+        atexit.register(self.stop)
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
+            signal.signal(sig, _exit_on_signal)
+        signal.alarm(int(self.time_limit))  # the run stops by itself, whatever happens
+        t0 = time.perf_counter()
+        _psql(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
+        _psql(f'CREATE DATABASE "{self.db}"')
+        self.db_created = True
+        subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=self.env, check=True)
+        for n in range(self.workers):
+            self.start_worker(n)
+        self.wait_ready()
+        self.say(
+            f"stack: database {self.db}, redis db {REDIS_DB} prefix {self.tag}, "
+            f"{self.workers} daphne on ports {self.ports} ({time.perf_counter() - t0:.1f} s to start)"
+        )
+
+    def start_worker(self, n: int) -> None:
+        port = free_port()
+        log = Path(f"/tmp/{self.tag}_daphne{n}.log")
+        self.logs.append(log)
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "--access-log", "/dev/null", "config.asgi:application"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                preexec_fn=raise_fd_limit,
+            )
+        self.procs.append(proc)
+        self.ports.append(port)
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        for proc, port in zip(self.procs, self.ports):
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"daphne on {port} exited: {self.tail()}")
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"daphne on {port} did not start: {self.tail()}")
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        signal.alarm(0)
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        boards: list[str] = []
+        if self.db_created:
+            with contextlib.suppress(Exception):
+                boards = self._boards()
+        self._clean_redis(boards)
+        if self.db_created:
+            _psql(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
+            self.db_created = False
+        for log in self.logs if not os.environ.get("BENCH_KEEP_LOGS") else []:
+            with contextlib.suppress(OSError):
+                log.unlink()
+        self.say(f"stack: stopped {len(self.procs)} daphne, dropped {self.db}, cleaned redis db {REDIS_DB}")
+
+    def _boards(self) -> list[str]:
+        import psycopg
+
+        with psycopg.connect(self.env["DATABASE_URL"]) as conn:
+            return [row[0] for row in conn.execute("SELECT DISTINCT board FROM leaderboard_boardentry")]
+
+    def _clean_redis(self, boards: Sequence[str]) -> None:
+        import redis
+
+        client = redis.Redis.from_url(f"{REDIS}/{REDIS_DB}")
+        keys = list(client.scan_iter(match=f"{self.tag}*", count=1000))
+        for board in boards:  # the rank index keys carry no prefix: only this run's boards
+            keys += [f"lb:rank:{board}", f"lb:rank-player:{board}"]
+        for i in range(0, len(keys), 1000):
+            client.delete(*keys[i : i + 1000])
+        client.close()
+
+    # ------------------------------------------------------------- helpers
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def tail(self, lines: int = 80) -> str:
+        return "\n".join(
+            "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) for log in self.logs if log.exists()
+        )
+
+    def http(self, i: int) -> str:
+        return f"http://127.0.0.1:{self.ports[i % len(self.ports)]}"
+
+    def ws(self, i: int) -> str:
+        return f"ws://127.0.0.1:{self.ports[i % len(self.ports)]}"
+
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs]
+
+    def django(self) -> None:
+        """Use Django in this (driver) process against the stack's database: for bulk set-up only."""
+        for key in (
+            "DJANGO_SETTINGS_MODULE",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "CHANNEL_PREFIX",
+            "CACHE_PREFIX",
+            "DEBUG",
+            "ALLOWED_HOSTS",
+            "LOG_LEVEL",
+            *LOAD_ENV,
+        ):
+            os.environ[key] = self.env[key]
+        os.environ["DB_CONN_MAX_AGE"] = "600"
+        import django
+
+        django.setup()
+
+
+def _exit_on_signal(signum: int, _frame: Any) -> None:
+    raise SystemExit(f"stopped by signal {signal.Signals(signum).name}")
+
+
+# ---------------------------------------------------------------- set-up data
+
+
+def make_players(count: int, prefix: str = "b") -> list[tuple[int, str]]:
+    """`count` players with API tokens, straight into the database: [(player id, token key)]."""
+    from rest_framework.authtoken.models import Token
+
+    from leaderboard.models import Player
+
+    players = Player.objects.bulk_create(
+        [Player(username=f"{prefix}{i}", password="!") for i in range(count)], batch_size=2000
+    )
+    tokens = Token.objects.bulk_create([Token(user=p, key=Token.generate_key()) for p in players], batch_size=2000)
+    return [(t.user_id, t.key) for t in tokens]
+
+
+def headers(token: str, port: int | None = None) -> dict[str, str]:
+    h = {"Authorization": f"Token {token}"}
+    if port is not None:
+        h["Origin"] = f"http://127.0.0.1:{port}"
+    return h
+
+
+# --------------------------------------------------------------------- figures
+
+
+def percentile(sorted_values: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile of an ascending list."""
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, math.ceil(p / 100 * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+def summary(name: str, latencies_s: Iterable[float], seconds: float | None = None, unit: str = "ms") -> str:
+    """`name: count N, X/s, p50 / p95 / p99 / max` with latencies given in seconds."""
+    values = sorted(latencies_s)
+    scale = 1000.0 if unit == "ms" else 1.0
+    rate = f", {len(values) / seconds:,.0f}/s" if seconds else ""
+    if not values:
+        return f"{name}: count 0{rate}"
+    return (
+        f"{name}: count {len(values):,}{rate}, p50 {percentile(values, 50) * scale:.2f} {unit}, "
+        f"p95 {percentile(values, 95) * scale:.2f} {unit}, p99 {percentile(values, 99) * scale:.2f} {unit}, "
+        f"max {values[-1] * scale:.2f} {unit}"
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process so far (from /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pids_named(name: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if (entry / "comm").read_text().strip() == name:
+                    found.append(int(entry.name))
+    return found
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+class CpuMeter:
+    """CPU seconds spent by the daphne workers, PostgreSQL, Redis and this driver over a span."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.groups = {
+            "daphne": lambda: stack.pids(),
+            "postgres": lambda: pids_named("postgres"),
+            "redis": lambda: pids_named("redis-server"),
+            "driver": lambda: [os.getpid()],
+        }
+        self.start = self._read()
+        self.t0 = time.perf_counter()
+
+    def _read(self) -> dict[str, dict[int, float]]:
+        return {name: {pid: cpu_seconds(pid) for pid in pids()} for name, pids in self.groups.items()}
+
+    def report(self, work: int, what: str = "action") -> str:
+        wall = time.perf_counter() - self.t0
+        end = self._read()
+        parts = []
+        for name in self.groups:
+            used = sum(end[name][pid] - self.start[name].get(pid, 0.0) for pid in end[name])
+            per = f", {used / work * 1e6:,.0f} us/{what}" if work else ""
+            parts.append(f"{name} {used / wall * 100:.0f}% of a core{per}")
+        return f"cpu over {wall:.1f} s: " + "; ".join(parts)

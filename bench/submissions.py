@@ -1,0 +1,135 @@
+"""Batch verification: `POST /api/submissions` of real 300-action logs from many clients.
+
+Run: .venv/bin/python bench/submissions.py --clients 50 --count 3000 --length 300
+
+Builds legal logs with the engine (seeded random play biased to progress, as
+bench/engine.py, with take-backs where a game jams) on distinct deals, then
+`--clients` concurrent clients, each its own player, post them over
+keep-alive HTTP spread over the daphne workers. Prints verified/s and the
+p50/p95/p99 answer time, the CPU each process spent per submission, and
+the engine's own share: the time to replay the same logs in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import aiohttp  # noqa: E402
+
+from bench import profile  # noqa: E402
+from bench.engine import weight  # noqa: E402
+from bench.stack import CpuMeter, Stack, headers, make_players, summary  # noqa: E402
+from games.engine import ALL_VARIANTS, Game, GameCode, replay  # noqa: E402
+
+VARIANTS = [v for v in ALL_VARIANTS if v != "RU1-R"]
+
+
+def legal_log(code: GameCode, length: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    game = Game.from_code(code)
+    tokens: list[str] = []
+    while len(tokens) < length and not game.won:
+        legal = game.legal_actions()
+        if not legal:
+            break
+        action = rng.choices(legal, [weight(game, a) for a in legal])[0]
+        game.push(action)
+        tokens.append(str(action))
+    return tokens
+
+
+def build_logs(count: int, length: int) -> list[tuple[str, list[str]]]:
+    logs: list[tuple[str, list[str]]] = []
+    k = 0
+    while len(logs) < count:
+        k += 1
+        code = GameCode.from_variant(VARIANTS[k % len(VARIANTS)], (104729 * k) % 26**7)
+        tokens = legal_log(code, length, seed=k)
+        if len(tokens) == length:
+            logs.append((str(code), tokens))
+    return logs
+
+
+async def drive(stack: Stack, tokens: list[str], logs: list[tuple[str, list[str]]], args: argparse.Namespace) -> int:
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    queue = list(reversed(logs))
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as http:
+
+        async def client(n: int) -> None:
+            url = f"{stack.http(n)}/api/submissions"
+            while queue:
+                code, moves = queue.pop()
+                t0 = time.perf_counter()
+                async with http.post(url, json={"code": code, "moves": moves}, headers=headers(tokens[n])) as r:
+                    await r.read()
+                    statuses[r.status] = statuses.get(r.status, 0) + 1
+                    if r.status == 201:
+                        latencies.append(time.perf_counter() - t0)
+
+        # one warm-up submission per client (connections, first queries), then the measured run
+        warm = [queue.pop() for _ in range(min(args.clients, len(queue)))]
+        saved, queue[:] = list(queue), list(reversed(warm))
+        await asyncio.gather(*(client(n) for n in range(args.clients)))
+        queue[:] = saved
+        latencies.clear()
+        statuses.clear()
+        runs = profile.start(stack.pids(), args.profile_seconds, Path(args.profile_dir)) if args.profile else None
+        meter = CpuMeter(stack)
+        t0 = time.perf_counter()
+        await asyncio.gather(*(client(n) for n in range(args.clients)))
+        seconds = time.perf_counter() - t0
+        cpu = meter.report(len(latencies), "submission")
+    print(
+        f"\nbatch verification, {args.clients} clients, {len(logs) - len(warm):,} logs of {args.length} actions, "
+        f"{args.workers} daphne workers"
+    )
+    print(summary("  verified submissions (201)", latencies, seconds=seconds))
+    print(f"  statuses {statuses}")
+    print("  " + cpu)
+    if runs is not None:
+        print(profile.summarize(profile.finish(runs)))
+    return 0 if set(statuses) == {201} else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--count", type=int, default=3000, help="measured submissions")
+    parser.add_argument("--length", type=int, default=300)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--conn-max-age", type=int, default=0, help="DB_CONN_MAX_AGE of the workers")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile-seconds", type=float, default=8.0)
+    parser.add_argument("--profile-dir", default="/tmp/bench_profile_submissions")
+    args = parser.parse_args()
+    if args.clients > 500 or args.count > 50_000:
+        parser.error("bounded load: at most 500 clients and 50,000 submissions")
+    t0 = time.perf_counter()
+    logs = build_logs(args.count + args.clients, args.length)
+    built = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for code, moves in logs:
+        assert replay(code, moves).ok
+    engine_s = time.perf_counter() - t0
+    actions = sum(len(m) for _, m in logs)
+    print(
+        f"built {len(logs):,} legal logs of {args.length} actions in {built:.1f} s; the engine alone replays them "
+        f"at {len(logs) / engine_s:,.0f} logs/s ({actions / engine_s:,.0f} actions/s) on one core"
+    )
+    with Stack(workers=args.workers, conn_max_age=args.conn_max_age, time_limit=180 + args.count / 20) as stack:
+        stack.django()
+        tokens = [token for _, token in make_players(args.clients)]
+        return asyncio.run(drive(stack, tokens, logs, args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Each bench script, run for real on tiny counts, so the scripts keep working.
+
+They start their own stack (a `bench_<pid>` database, daphne on loopback,
+Redis db 9 under their own prefix) and clean it up. No test here asserts a
+time: the figures belong in bench/README.md.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not (os.environ.get("DATABASE_URL") or "").startswith("postgres") or not os.environ.get("REDIS_URL"),
+        reason="the benches run on the machine's PostgreSQL and Redis",
+    ),
+]
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, f"bench/{script}", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "stack: stopped" in done.stdout and "dropped bench_" in done.stdout
+    return done.stdout
+
+
+def test_play_open_loop_answers_every_action() -> None:
+    out = run("play.py", "--players", "5", "--rate", "5", "--duration", "2", "--warmup", "0.5", "--workers", "1")
+    assert "answered actions: count" in out and "unanswered 0, errors 0" in out
+
+
+def test_play_saturated_with_a_profile(tmp_path: Path) -> None:
+    out = run(
+        "play.py",
+        "--players",
+        "3",
+        "--saturate",
+        "--duration",
+        "2",
+        "--warmup",
+        "0.5",
+        "--workers",
+        "1",
+        "--profile",
+        "--profile-dir",
+        str(tmp_path),
+    )
+    assert "saturated (closed loop)" in out and "unanswered 0, errors 0" in out
+
+
+def test_batch_verification() -> None:
+    out = run("submissions.py", "--clients", "3", "--count", "6", "--length", "60", "--workers", "1")
+    assert "verified submissions (201): count 6" in out and "statuses {201: 6}" in out
+
+
+def test_leaderboard_read() -> None:
+    out = run("leaderboard.py", "--entries", "300", "--requests", "20", "--sql-requests", "3")
+    for line in ("GET /api/leaderboards/", "Redis index alone", "SQL fallback"):
+        assert line in out
+
+
+def test_live_push_reaches_every_watcher() -> None:
+    out = run("push.py", "--subscribers", "10", "--rounds", "1", "--workers", "1")
+    assert "missed: 0" in out
+
+
+def test_memory() -> None:
+    out = run("memory.py", "--sessions", "20", "--actions", "10")
+    assert "bytes per session" in out and "bytes per open socket" in out

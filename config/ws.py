@@ -31,7 +31,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data if text_data is not None else (bytes_data or b"").decode())
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
             await self.send_error(400, 'Messages are JSON objects with a "type".')
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):

@@ -100,7 +100,9 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
             raise Forbidden("Only the host can end the race.")
         if room.state == Room.State.FINISHED:
             return room
-        for member in room.members.select_related("player", "session").filter(session__finished_at=None):
+        for member in room.members.select_related("player", "session").filter(
+            session__isnull=False, session__finished_at=None
+        ):
             assert member.session is not None
             finish_session(player=member.player, session_id=member.session.pk, now=now)
         _finish(room, now)

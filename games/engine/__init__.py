@@ -18,12 +18,14 @@ from .codes import ALL_VARIANTS, DAILY_VARIANTS, DEAL_NUMBERS, GameCode, parse_v
 from .errors import EngineError, IllegalAction, InvalidCode, MalformedAction
 from .game import UNDO_LIMIT, Game
 from .replay import MAX_LOG_TOKENS, ReplayError, ReplayResult, replay
+from .rules import RULES
 
 __all__ = [
     "ALL_VARIANTS",
     "DAILY_VARIANTS",
     "DEAL_NUMBERS",
     "MAX_LOG_TOKENS",
+    "RULES",
     "UNDO_LIMIT",
     "Action",
     "Deal",

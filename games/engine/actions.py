@@ -12,7 +12,6 @@ from .errors import MalformedAction
 FOUNDATION_SUITS: Final = "SHDC"
 MAX_NUMBER_DIGITS: Final = 9
 _WHITESPACE: Final = " \t\r\n"
-_SHAPES: Final = "A:N>B, D, U, A>F or Fs>B (for example 3:4>7)"
 
 _MOVE_RE: Final = re.compile(r"([0-9]+):([0-9]+)>([0-9]+)")
 _HOME_RE: Final = re.compile(r"([0-9]+)>F")
@@ -102,19 +101,15 @@ def token_text(token: object) -> str:
 
 def _parse(token: object) -> Action:
     if not isinstance(token, str):
-        raise MalformedAction(
-            f"An action is written as text, like 3:4>7; got {token_text(token)} ({type(token).__name__})"
-        )
+        raise MalformedAction("malformed_not_text", {"token": token_text(token), "type": type(token).__name__})
     text = token.strip(_WHITESPACE)
     if not text:
-        raise MalformedAction(f"The action is empty: write {_SHAPES}")
+        raise MalformedAction("malformed_empty")
     if not text.isascii():
         odd = next(ch for ch in text if not ch.isascii())
-        raise MalformedAction(
-            f"{text!r} is not an action: only ASCII digits and the letters of {_SHAPES} may be used, not {odd!r}"
-        )
+        raise MalformedAction("malformed_not_ascii", {"text": text, "char": odd})
     if any(ch in _WHITESPACE or not ch.isprintable() for ch in text):
-        raise MalformedAction(f"{text!r} is not an action: an action has no spaces or other blank characters inside")
+        raise MalformedAction("malformed_blank_inside", {"text": text})
     upper = text.upper()
     if upper == "D":
         return DEAL
@@ -124,10 +119,7 @@ def _parse(token: object) -> Action:
     if match:
         source, count, target = (_number(g, text) for g in match.groups())
         if source == target:
-            raise MalformedAction(
-                f"{text!r} is not an action: a move goes from one column to another, "
-                f"not from column {source} onto itself"
-            )
+            raise MalformedAction("malformed_same_column", {"text": text, "column": source})
         return Move(source, count, target)
     match = _HOME_RE.fullmatch(upper)
     if match:
@@ -136,16 +128,16 @@ def _parse(token: object) -> Action:
     if match:
         suit = match.group(1)
         if suit not in FOUNDATION_SUITS:
-            raise MalformedAction(f"{text!r} is not an action: there is no foundation {suit!r}, only S, H, D and C")
+            raise MalformedAction("malformed_no_such_foundation", {"text": text, "letter": suit})
         return FromFoundation(suit, _number(match.group(2), text))
-    raise MalformedAction(f"{text!r} is not an action: write {_SHAPES}")
+    raise MalformedAction("malformed_token", {"text": text})
 
 
 def _number(digits: str, text: str) -> int:
     if digits == "0":
-        raise MalformedAction(f"{text!r} is not an action: columns and counts start at 1, not 0")
+        raise MalformedAction("malformed_zero", {"text": text})
     if digits[0] == "0":
-        raise MalformedAction(f"{text!r} is not an action: numbers have no leading zeros ({digits!r})")
+        raise MalformedAction("malformed_leading_zero", {"text": text, "digits": digits})
     if len(digits) > MAX_NUMBER_DIGITS:
-        raise MalformedAction(f"{text!r} is not an action: the number {digits} is far too large")
+        raise MalformedAction("malformed_number_too_large", {"text": text, "number": digits})
     return int(digits)

@@ -39,7 +39,6 @@ DAILY_VARIANTS: Final[tuple[str, ...]] = (
     "RU1-C",
 )
 
-_EXAMPLE = "SP1-S4C-AAAAAAD"
 _WHITESPACE = " \t\r\n"
 
 
@@ -55,17 +54,17 @@ class GameCode:
     def __post_init__(self) -> None:
         variant = _format_variant(self.game, self.suits, self.rule)
         if variant not in ALL_VARIANTS:
-            raise InvalidCode(f"There is no variant {variant}")
+            raise InvalidCode("variant_unknown", {"variant": variant})
         if type(self.number) is not int or not 0 <= self.number < DEAL_NUMBERS:
-            raise InvalidCode(f"The deal number must be a whole number from 0 to {DEAL_NUMBERS - 1}")
+            raise InvalidCode("code_deal_number", {"highest": DEAL_NUMBERS - 1})
 
     @classmethod
     def parse(cls, text: object) -> GameCode:
         """The code in ``text`` (any letter case, surrounding spaces); InvalidCode if it is not one."""
-        clean = _clean(text, "A game code")
+        clean = _clean(text, "code")
         parts = clean.split("-")
         if len(parts) != 3:
-            raise InvalidCode(f"A game code has three parts joined by '-', like {_EXAMPLE}; {clean!r} has {len(parts)}")
+            raise InvalidCode("code_parts", {"text": clean, "parts": len(parts)})
         game, suits, rule = _parse_variant_parts(parts[0], parts[1])
         return cls(game, suits, rule, _parse_number(parts[2]))
 
@@ -75,7 +74,7 @@ class GameCode:
         canonical = parse_variant(variant)
         game, suits, rule = _VARIANT_PARTS[canonical]
         if type(number) is not int or not 0 <= number < DEAL_NUMBERS:
-            raise InvalidCode(f"The deal number must be a whole number from 0 to {DEAL_NUMBERS - 1}")
+            raise InvalidCode("code_deal_number", {"highest": DEAL_NUMBERS - 1})
         return cls(game, suits, rule, number)
 
     @property
@@ -99,12 +98,10 @@ class GameCode:
 
 def parse_variant(text: object) -> str:
     """The canonical variant in ``text`` (``sp1-s4c`` -> ``SP1-S4C``); InvalidCode if none."""
-    clean = _clean(text, "A variant")
+    clean = _clean(text, "variant")
     parts = clean.split("-")
     if len(parts) != 2:
-        raise InvalidCode(
-            f"A variant has two parts joined by '-', like SP1-S4C, SD1-S2 or RU1-C; {clean!r} has {len(parts)}"
-        )
+        raise InvalidCode("variant_parts", {"text": clean, "parts": len(parts)})
     return _format_variant(*_parse_variant_parts(parts[0], parts[1]))
 
 
@@ -126,60 +123,55 @@ def _format_variant(game: str, suits: int, rule: str) -> str:
 
 
 def _clean(text: object, what: str) -> str:
+    """``what`` is ``code`` or ``variant``: the rule ids say which was refused."""
     if not isinstance(text, str):
-        raise InvalidCode(f"{what} must be text, not {type(text).__name__}")
+        raise InvalidCode(f"{what}_not_text", {"type": type(text).__name__})
     clean = text.strip(_WHITESPACE)
     if not clean:
-        raise InvalidCode(f"{what} is empty")
+        raise InvalidCode(f"{what}_empty")
     if not clean.isascii():
-        raise InvalidCode(f"{what} uses only the letters A-Z, digits and '-'; {clean!r} has others")
+        raise InvalidCode(f"{what}_not_ascii", {"text": clean})
     return clean.upper()
 
 
 def _parse_variant_parts(head: str, body: str) -> tuple[str, int, str]:
     game, version = head[:2], head[2:]
     if game not in GAME_NAMES:
-        raise InvalidCode(
-            f"Unknown game {head!r}: a code starts with SP1 (Spider), SD1 (Spiderette) or RU1 (Russian Solitaire)"
-        )
+        raise InvalidCode("code_unknown_game", {"head": head})
     if version != VERSION:
-        raise InvalidCode(f"Unknown deal version {version!r} in {head!r}: only version 1 exists ({game}1)")
+        raise InvalidCode("code_unknown_version", {"version": version, "head": head, "prefix": game})
     name = GAME_NAMES[game]
     if game == "RU":
         if body not in ("C", "R"):
-            raise InvalidCode(f"Russian Solitaire's rule is C (Classic) or R (Relaxed), not {body!r}")
+            raise InvalidCode("code_russian_rule", {"body": body})
         return game, 4, body
     if not body.startswith("S") or len(body) < 2 or body[1] not in "0123456789":
-        raise InvalidCode(f"{name}'s variant is S and the number of suits, like S4; not {body!r}")
+        raise InvalidCode("code_suits_shape", {"game": name, "body": body})
     suits_text = body[1]
     if suits_text not in "124":
-        raise InvalidCode(f"{name} is played with 1, 2 or 4 suits, not {suits_text}")
+        raise InvalidCode("code_suits_count", {"game": name, "number": suits_text})
     suits = int(suits_text)
     rule = body[2:]
     if game == "SD":
         if rule:
-            raise InvalidCode(f"Spiderette has no rule letter: write SD1-S{suits}, not SD1-{body}")
+            raise InvalidCode("code_spiderette_rule", {"suits": suits, "written": body})
         return game, suits, "C"
     if rule not in ("C", "R"):
         if not rule:
-            raise InvalidCode(
-                f"Spider's variant needs a rule after the suits: S{suits}C (Classic) or S{suits}R (Relaxed)"
-            )
-        raise InvalidCode(f"Spider's rule is C (Classic) or R (Relaxed), not {rule!r}")
+            raise InvalidCode("code_spider_rule_missing", {"suits": suits})
+        raise InvalidCode("code_spider_rule", {"letter": rule})
     if suits == 1 and rule == "R":
-        raise InvalidCode("With one suit Spider has only the Classic rule (C): write SP1-S1C")
+        raise InvalidCode("code_one_suit_relaxed")
     return game, suits, rule
 
 
 def _parse_number(letters: str) -> int:
     if len(letters) != DEAL_LETTERS:
-        raise InvalidCode(
-            f"The deal number is {DEAL_LETTERS} letters A-Z, like AAAAAAD; {letters!r} has {len(letters)}"
-        )
+        raise InvalidCode("code_letters_count", {"length": DEAL_LETTERS, "letters": letters, "given": len(letters)})
     number = 0
     for ch in letters:
         if not "A" <= ch <= "Z":
-            raise InvalidCode(f"The deal number is made of the letters A-Z only; {letters!r} has {ch!r}")
+            raise InvalidCode("code_letters", {"letters": letters, "char": ch})
         number = number * 26 + ord(ch) - 65
     return number
 

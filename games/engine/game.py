@@ -21,13 +21,15 @@ from .layout import LAYOUTS, Layout
 UNDO_LIMIT: Final = 100
 WON: Final = "The game is won: no more moves"
 NOTHING_TO_UNDO: Final = "Nothing to undo"
+_WON_RULE: Final = "game_won"
+_NOTHING_TO_UNDO_RULE: Final = "nothing_to_undo"
 
 Record = tuple[int, ...]
 _SUIT_INDEX: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
 
 
-def _no_foundation(suit: object) -> str:
-    return f"There is no foundation {suit!r}: the foundations are S, H, D and C"
+def _no_foundation(suit: object) -> IllegalAction:
+    return IllegalAction("no_such_foundation", {"letter": suit if isinstance(suit, str | int) else repr(suit)})
 
 
 class Game:
@@ -126,7 +128,7 @@ class Game:
     def push(self, action: Action) -> None:
         """Apply ``action`` (``Undo()`` undoes); IllegalAction with the rule, state unchanged."""
         if self._won:
-            raise IllegalAction(WON)
+            raise IllegalAction(_WON_RULE)
         kind = type(action)
         if kind is Move:
             move: Move = action  # type: ignore[assignment]
@@ -135,22 +137,22 @@ class Game:
             t = move.target - 1
             refusal = self._move_refusal(s, n, t)
             if refusal is not None:
-                raise IllegalAction(refusal)
+                raise refusal
             self._do_move(s, n, t)
         elif kind is ToFoundation:
             s = action.source - 1  # type: ignore[union-attr]
             refusal = self._home_refusal(s)
             if refusal is not None:
-                raise IllegalAction(refusal)
+                raise refusal
             self._do_home(s)
         elif kind is Deal:
             refusal = self._deal_refusal()
             if refusal is not None:
-                raise IllegalAction(refusal)
+                raise refusal
             self._do_deal()
         elif kind is Undo:
             if not self._history:
-                raise IllegalAction(NOTHING_TO_UNDO)
+                raise IllegalAction(_NOTHING_TO_UNDO_RULE)
             self._revert(self._history.pop())
         elif kind is FromFoundation:
             back: FromFoundation = action  # type: ignore[assignment]
@@ -158,7 +160,7 @@ class Game:
             t = back.target - 1
             refusal = self._back_refusal(suit, t) if suit >= 0 else _no_foundation(back.suit)
             if refusal is not None:
-                raise IllegalAction(refusal)
+                raise refusal
             self._do_back(suit, t)
         else:
             raise TypeError(f"not an action: {action!r}")
@@ -166,9 +168,9 @@ class Game:
     def pop(self) -> Action:
         """Undo the last action and return it (python-chess style); IllegalAction if none."""
         if self._won:
-            raise IllegalAction(WON)
+            raise IllegalAction(_WON_RULE)
         if not self._history:
-            raise IllegalAction(NOTHING_TO_UNDO)
+            raise IllegalAction(_NOTHING_TO_UNDO_RULE)
         record = self._history.pop()
         self._revert(record)
         return self._action_of(record)
@@ -198,14 +200,19 @@ class Game:
 
     def refusal(self, action: Action) -> str | None:
         """Why ``action`` is refused now, in words, or None if it is legal."""
+        error = self.refusal_error(action)
+        return None if error is None else error.message
+
+    def refusal_error(self, action: Action) -> IllegalAction | None:
+        """Why ``action`` is refused now, as the error ``push`` would raise (rule id, params), or None."""
         if self._won:
-            return WON
+            return IllegalAction(_WON_RULE)
         if isinstance(action, Move):
             return self._move_refusal(action.source - 1, action.count, action.target - 1)
         if isinstance(action, Deal):
             return self._deal_refusal()
         if isinstance(action, Undo):
-            return None if self._history else NOTHING_TO_UNDO
+            return None if self._history else IllegalAction(_NOTHING_TO_UNDO_RULE)
         if isinstance(action, ToFoundation):
             return self._home_refusal(action.source - 1)
         suit = _SUIT_INDEX.get(action.suit, -1)
@@ -214,7 +221,7 @@ class Game:
         return self._back_refusal(suit, action.target - 1)
 
     def is_legal(self, action: Action) -> bool:
-        return self.refusal(action) is None
+        return self.refusal_error(action) is None
 
     def legal_actions(self) -> list[Action]:
         """Every legal action now, one per (column, count, target); ``Undo()`` last if possible."""
@@ -343,25 +350,25 @@ class Game:
     def _is_won(self) -> bool:
         raise NotImplementedError
 
-    def _move_refusal(self, s: int, n: int, t: int) -> str | None:
+    def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         raise NotImplementedError
 
     def _do_move(self, s: int, n: int, t: int) -> None:
         raise NotImplementedError
 
-    def _deal_refusal(self) -> str | None:
+    def _deal_refusal(self) -> IllegalAction | None:
         raise NotImplementedError
 
     def _do_deal(self) -> None:
         raise NotImplementedError
 
-    def _home_refusal(self, s: int) -> str | None:
+    def _home_refusal(self, s: int) -> IllegalAction | None:
         raise NotImplementedError
 
     def _do_home(self, s: int) -> None:
         raise NotImplementedError
 
-    def _back_refusal(self, suit: int, t: int) -> str | None:
+    def _back_refusal(self, suit: int, t: int) -> IllegalAction | None:
         raise NotImplementedError
 
     def _do_back(self, suit: int, t: int) -> None:
@@ -390,10 +397,10 @@ def _class_for(code: GameCode) -> type[Game]:
     return SpiderGame
 
 
-def column_range(game: Game, *columns: int) -> str | None:
+def column_range(game: Game, *columns: int) -> IllegalAction | None:
     """A refusal if any 0-based column index is outside the game."""
     count = len(game._cols)
     for c in columns:
         if not 0 <= c < count:
-            return f"There is no column {c + 1}: {game.layout.name} has {count} columns"
+            return IllegalAction("no_such_column", {"column": c + 1, "game": game.layout.name, "columns": count})
     return None

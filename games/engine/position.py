@@ -26,34 +26,34 @@ def game_from_state(document: dict[str, object]) -> Game:
     width = game_class_width(code)
     columns_doc = document.get("columns")
     if not isinstance(columns_doc, list) or len(columns_doc) != width:
-        raise EngineError(f"{code.game_name} needs a list of {width} columns")
+        raise EngineError("state_columns", {"game": code.game_name, "columns": width})
     columns: list[list[int]] = []
     down: list[int] = []
     for column in columns_doc:
         if not isinstance(column, dict):
-            raise EngineError("Each column is an object with 'down' and 'up' lists")
+            raise EngineError("state_column")
         hidden = _cards(column.get("down", []))
         shown = _cards(column.get("up", []))
         if hidden and not shown:
-            raise EngineError("A column's top card is face-up: 'up' is empty above face-down cards")
+            raise EngineError("state_top_card")
         columns.append(hidden + shown)
         down.append(len(hidden))
     stock = _cards(document.get("stock", []))
     removed_doc = document.get("removed", [])
     if not isinstance(removed_doc, list) or any(s not in SUITS for s in removed_doc):
-        raise EngineError("'removed' is a list of suit letters S, H, D, C")
+        raise EngineError("state_removed")
     removed = [SUITS.index(s) for s in removed_doc]
     piles: list[list[int]] = [[], [], [], []]
     foundations = document.get("foundations")
     if isinstance(foundations, dict):
         for suit, pile in foundations.items():
             if suit not in SUITS:
-                raise EngineError(f"There is no foundation {suit!r}")
+                raise EngineError("state_foundation", {"letter": str(suit)})
             piles[SUITS.index(suit)] = _cards(pile)
     score = document.get("score")
     moves = document.get("moves", 0)
     if (score is not None and type(score) is not int) or type(moves) is not int:
-        raise EngineError("'score' and 'moves' are whole numbers")
+        raise EngineError("state_counters")
     game._setup(code, columns, down, stock, removed, piles, score, moves)
     return game
 
@@ -66,11 +66,11 @@ def game_class_width(code: GameCode) -> int:
 
 def _cards(names: object) -> list[int]:
     if not isinstance(names, list):
-        raise EngineError("Cards are given as a list of names like 'TS'")
+        raise EngineError("state_cards")
     cards = []
     for name in names:
         card = CARD_OF_NAME.get(name) if isinstance(name, str) else None
         if card is None:
-            raise EngineError(f"{name!r} is not a card (write rank then suit, like TS)")
+            raise EngineError("state_card", {"name": repr(name)})
         cards.append(card)
     return cards

@@ -3,23 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from .codes import GameCode
-from .errors import InvalidCode
+from .errors import EngineError, InvalidCode
 from .game import Game
+from .rules import Params, english
 
 MAX_LOG_TOKENS: Final = 10_000
 
 
 @dataclass(frozen=True)
 class ReplayError:
-    """The first refusal: 1-based ``index`` and ``token`` as given; 0 and None before replay."""
+    """The first refusal: 1-based ``index`` and ``token`` as given; 0 and None before replay.
+
+    ``rule`` and ``params`` name the refusal (``rules.RULES``); they take no part in equality,
+    so an error built from a message alone still compares by what it says.
+    """
 
     index: int
     token: str | None
     message: str
+    rule: str = field(default="", compare=False)
+    params: Params = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, index: int, token: str | None, error: EngineError) -> ReplayError:
+        return cls(index, token, error.message, error.rule, error.params)
+
+    @classmethod
+    def refusing(cls, rule: str, params: Params | None = None) -> ReplayError:
+        """A refusal of the whole log, before replay (index 0, no token)."""
+        params = params or {}
+        return cls(0, None, english(rule, params), rule, params)
 
     def __str__(self) -> str:
         if self.index == 0 or self.token is None:
@@ -52,15 +69,14 @@ def replay(code: str | GameCode, tokens: Sequence[object]) -> ReplayResult:
     try:
         game = Game.from_code(code)
     except InvalidCode as invalid:
-        return ReplayResult(False, ReplayError(0, None, invalid.message), None)
+        return ReplayResult(False, ReplayError.of(0, None, invalid), None)
     if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence):
-        message = "The moves must be a list of tokens"
-        return ReplayResult(False, ReplayError(0, None, message), game)
+        return ReplayResult(False, ReplayError.refusing("moves_not_a_list"), game)
     if len(tokens) > MAX_LOG_TOKENS:
-        message = f"A log has at most {MAX_LOG_TOKENS:,} actions; this one has {len(tokens):,}"
-        return ReplayResult(False, ReplayError(0, None, message), game)
+        too_long: Params = {"limit": MAX_LOG_TOKENS, "count": len(tokens)}
+        return ReplayResult(False, ReplayError.refusing("log_too_long", too_long), game)
     refusal = game.run(tokens)
     if refusal is None:
         return ReplayResult(True, None, game)
     index, token, error = refusal
-    return ReplayResult(False, ReplayError(index, token, error.message), game)
+    return ReplayResult(False, ReplayError.of(index, token, error), game)

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from .actions import Action, FromFoundation, Move, ToFoundation
-from .cards import KING, RANK_OF, SUIT_OF, SUIT_SYMBOLS, SUITS, display, rank_word
+from .cards import KING, NAME_OF, RANK_OF, SUIT_OF, SUITS
 from .codes import GameCode
+from .errors import IllegalAction
 from .game import Game, Record, column_range
 
 MAX_GROUP: Final = 20
@@ -63,42 +64,36 @@ class RussianGame(Game):
 
     # ------------------------------------------------------------------ moves
 
-    def _fit_refusal(self, card: int, t: int) -> str | None:
+    def _fit_refusal(self, card: int, t: int) -> IllegalAction | None:
         """Why ``card`` (with whatever is on it) may not go onto column ``t``."""
         target = self._cols[t]
         if not target:
             if RANK_OF[card] != KING:
-                return "Only a king can go to an empty column"
+                return IllegalAction("empty_column_king_only", {"card": NAME_OF[card], "column": t + 1})
             return None
         top = target[-1]
         if self._classic:
             if top != _HIGHER_SAME[card]:
-                return (
-                    f"The {display(card)} doesn't fit on the {display(top)}: in Classic "
-                    f"Russian Solitaire a card goes only onto the next higher card of the same suit"
-                )
+                return IllegalAction("doesnt_fit_same_suit", {"card": NAME_OF[card], "top": NAME_OF[top]})
         elif RANK_OF[top] != RANK_OF[card] + 1:
-            return (
-                f"The {display(card)} doesn't fit on the {display(top)}: a card goes only onto a card one rank higher"
-            )
+            return IllegalAction("doesnt_fit", {"card": NAME_OF[card], "top": NAME_OF[top]})
         return None
 
-    def _move_refusal(self, s: int, n: int, t: int) -> str | None:
+    def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         cols = self._cols
         if not (0 <= s < len(cols) and 0 <= t < len(cols)):
             return column_range(self, s, t)
         if n < 1:
-            return "A move takes at least one card"
+            return IllegalAction("move_no_cards")
         col = cols[s]
         size = len(col)
         if not size:
-            return f"Column {s + 1} is empty"
+            return IllegalAction("column_empty", {"column": s + 1})
         up = size - self._down[s]
         if n > up:
-            cards = "card" if up == 1 else "cards"
-            return f"Column {s + 1} has only {up} face-up {cards}"
+            return IllegalAction("not_enough_face_up", {"column": s + 1, "up": up})
         if n > MAX_GROUP:
-            return f"At most {MAX_GROUP} cards can move at once"
+            return IllegalAction("group_too_big", {"limit": MAX_GROUP, "count": n})
         return self._fit_refusal(col[size - n], t)
 
     def _do_move(self, s: int, n: int, t: int) -> None:
@@ -118,18 +113,19 @@ class RussianGame(Game):
 
     # ------------------------------------------------------------ foundations
 
-    def _home_refusal(self, s: int) -> str | None:
+    def _home_refusal(self, s: int) -> IllegalAction | None:
         if not 0 <= s < len(self._cols):
             return column_range(self, s)
         col = self._cols[s]
         if not col:
-            return f"Column {s + 1} is empty"
+            return IllegalAction("column_empty", {"column": s + 1})
         card = col[-1]
         suit = SUIT_OF[card]
         pile = self._found[suit]
         if len(pile) != RANK_OF[card]:
-            needs = rank_word(len(pile))
-            return f"The {display(card)} can't go home yet: the {SUIT_SYMBOLS[suit]} foundation needs {needs} first"
+            params: dict[str, str | int] = {"card": NAME_OF[card], "suit": SUITS[suit]}
+            params["needs"] = NAME_OF[suit * 13 + len(pile)]
+            return IllegalAction("foundation_not_ready", params)
         return None
 
     def _do_home(self, s: int) -> None:
@@ -151,12 +147,12 @@ class RussianGame(Game):
         self._moves += 1
         self._history.append((_HOME, s, flipped, before, card))
 
-    def _back_refusal(self, suit: int, t: int) -> str | None:
+    def _back_refusal(self, suit: int, t: int) -> IllegalAction | None:
         if not 0 <= t < len(self._cols):
             return column_range(self, t)
         pile = self._found[suit]
         if not pile:
-            return f"The {SUIT_SYMBOLS[suit]} foundation is empty"
+            return IllegalAction("foundation_empty", {"suit": SUITS[suit]})
         return self._fit_refusal(pile[-1], t)
 
     def _do_back(self, suit: int, t: int) -> None:
@@ -165,8 +161,8 @@ class RussianGame(Game):
         self._moves += 1
         self._history.append((_BACK, suit, t, self._score))
 
-    def _deal_refusal(self) -> str | None:
-        return "Russian Solitaire has no stock"
+    def _deal_refusal(self) -> IllegalAction | None:
+        return IllegalAction("no_stock", {"game": self.layout.name})
 
     # ------------------------------------------------------------------- undo
 

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from .actions import DEAL, Action, Move
-from .cards import RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF, display
+from .cards import NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
+from .errors import IllegalAction
 from .game import Game, Record, column_range
 
 # The card one rank lower of the same suit, or -1 below an ace.
@@ -23,12 +24,11 @@ _KEPT, _REMOVED, _REMOVED_FLIPPED = 0, 1, 2
 class SpiderGame(Game):
     """Spider (10 columns, 8 sequences) and Spiderette (7 columns, 4 sequences)."""
 
-    __slots__ = ("_classic", "_floor", "_goal", "_group_rule")
+    __slots__ = ("_classic", "_floor", "_goal")
 
     _classic: bool
     _floor: bool
     _goal: int
-    _group_rule: str
 
     def _setup(
         self,
@@ -45,9 +45,6 @@ class SpiderGame(Game):
         self._classic = code.rule == "C"
         self._floor = spider
         self._goal = 8 if spider else 4
-        self._group_rule = (
-            "In Classic Spider a group must be one suit" if spider else "In Spiderette a group must be one suit"
-        )
         super()._setup(code, columns, down, stock, removed, foundations, score, moves)
 
     def _is_won(self) -> bool:
@@ -55,16 +52,16 @@ class SpiderGame(Game):
 
     # ------------------------------------------------------------------ moves
 
-    def _move_refusal(self, s: int, n: int, t: int) -> str | None:
+    def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         cols = self._cols
         if not (0 <= s < len(cols) and 0 <= t < len(cols)):
             return column_range(self, s, t)
         if n < 1:
-            return "A move takes at least one card"
+            return IllegalAction("move_no_cards")
         col = cols[s]
         size = len(col)
         if not size:
-            return f"Column {s + 1} is empty"
+            return IllegalAction("column_empty", {"column": s + 1})
         up = size - self._down[s]
         if n > up:
             return _only(s, up)
@@ -78,7 +75,9 @@ class SpiderGame(Game):
                     if c != _LOWER_SAME[prev]:
                         if RANK_OF[c] + 1 != RANK_OF[prev]:
                             return _not_a_run(c, prev)
-                        return f"{self._group_rule}: the {display(c)} is on the {display(prev)}"
+                        return IllegalAction(
+                            "group_one_suit", {"game": self.layout.name, "card": NAME_OF[c], "below": NAME_OF[prev]}
+                        )
                     prev = c
             else:
                 for i in range(start + 1, size):
@@ -90,12 +89,10 @@ class SpiderGame(Game):
         if target:
             top = target[-1]
             if RANK_OF[top] != RANK_OF[bottom] + 1:
+                fit: dict[str, str | int] = {"card": NAME_OF[bottom], "top": NAME_OF[top]}
                 if RANK_OF[top] == 0:
-                    return f"The {display(bottom)} doesn't fit on the {display(top)}: nothing goes onto an ace"
-                return (
-                    f"The {display(bottom)} doesn't fit on the {display(top)}: "
-                    f"a card goes only onto a card one rank higher"
-                )
+                    return IllegalAction("nothing_onto_ace", fit)
+                return IllegalAction("doesnt_fit", fit)
         return None
 
     def _do_move(self, s: int, n: int, t: int) -> None:
@@ -134,12 +131,12 @@ class SpiderGame(Game):
 
     # ------------------------------------------------------------------ deals
 
-    def _deal_refusal(self) -> str | None:
+    def _deal_refusal(self) -> IllegalAction | None:
         if self._stock_pos >= len(self._stock):
-            return "The stock is empty"
+            return IllegalAction("stock_empty")
         for i, col in enumerate(self._cols):
             if not col:
-                return f"You can't deal while a column is empty (column {i + 1})"
+                return IllegalAction("deal_with_empty_column", {"column": i + 1})
         return None
 
     def _do_deal(self) -> None:
@@ -177,11 +174,11 @@ class SpiderGame(Game):
 
     # ------------------------------------------------------------ foundations
 
-    def _home_refusal(self, s: int) -> str | None:
-        return f"{self.layout.name} has no foundations"
+    def _home_refusal(self, s: int) -> IllegalAction | None:
+        return IllegalAction("no_foundations", {"game": self.layout.name})
 
-    def _back_refusal(self, suit: int, t: int) -> str | None:
-        return f"{self.layout.name} has no foundations"
+    def _back_refusal(self, suit: int, t: int) -> IllegalAction | None:
+        return IllegalAction("no_foundations", {"game": self.layout.name})
 
     # ------------------------------------------------------------------- undo
 
@@ -264,10 +261,9 @@ class SpiderGame(Game):
         raise AssertionError("targets was not empty")
 
 
-def _only(s: int, up: int) -> str:
-    cards = "card" if up == 1 else "cards"
-    return f"Column {s + 1} has only {up} face-up {cards}"
+def _only(s: int, up: int) -> IllegalAction:
+    return IllegalAction("not_enough_face_up", {"column": s + 1, "up": up})
 
 
-def _not_a_run(c: int, below: int) -> str:
-    return f"Only cards in sequence move together: the {display(c)} is not one rank below the {display(below)}"
+def _not_a_run(c: int, below: int) -> IllegalAction:
+    return IllegalAction("not_a_run", {"card": NAME_OF[c], "below": NAME_OF[below]})

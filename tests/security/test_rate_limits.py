@@ -1,0 +1,132 @@
+"""Rate limits per player (or per address before sign-in): a 429 that says when to retry, that
+changes nothing, and that does not spill over onto another player."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config import ratelimit
+from config.asgi import application
+from games.services import start_session
+from leaderboard.models import Player
+from tests.conftest import make_player
+from tests.security.snapshot import snapshot
+
+pytestmark = pytest.mark.django_db
+CODE = "SP1-S1C-AAAAAAA"
+PASSWORD = "a long passphrase 7"
+
+
+def as_player(player: Player) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=player)[0].key}")
+    return client
+
+
+def assert_limited(response: Any, words: str, window: int) -> None:
+    assert response.status_code == 429, response.content
+    retry = int(response["Retry-After"])
+    assert 1 <= retry <= window
+    message = response.json()["error"]["message"]
+    assert words in message and f"Try again in {retry} seconds" in message
+
+
+def test_sign_ups_per_address(settings: Any) -> None:
+    settings.RATE_SIGNUPS = 2
+    for name in ("first", "second"):
+        assert (
+            APIClient().post("/api/auth/signup", {"username": name, "password": PASSWORD}, format="json").status_code
+            == 201
+        )
+    before = snapshot()
+    refused = APIClient().post("/api/auth/signup", {"username": "third", "password": PASSWORD}, format="json")
+    assert_limited(refused, "Too many sign-ups", 3600)
+    assert snapshot() == before
+    elsewhere = APIClient(REMOTE_ADDR="127.0.0.9").post(
+        "/api/auth/signup", {"username": "third", "password": PASSWORD}, format="json"
+    )
+    assert elsewhere.status_code == 201  # another address is not held back
+
+
+def test_failed_log_ins_per_name(settings: Any) -> None:
+    settings.RATE_LOGIN_FAILURES = 3
+    make_player("carol", PASSWORD)
+    make_player("dave", PASSWORD)
+    for _ in range(3):
+        assert (
+            APIClient().post("/api/auth/login", {"username": "carol", "password": "wrong"}, format="json").status_code
+            == 401
+        )
+    before = snapshot()
+    refused = APIClient().post("/api/auth/login", {"username": "carol", "password": PASSWORD}, format="json")
+    assert_limited(refused, "Too many failed log-ins", 300)
+    assert snapshot() == before  # not even the right password makes a token now
+    assert (
+        APIClient().post("/api/auth/login", {"username": "dave", "password": PASSWORD}, format="json").status_code
+        == 200
+    )
+
+
+def test_actions_per_session(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.RATE_ACTIONS = 3
+    # One-second windows: hold the limiter's clock still so the window cannot turn over mid-test.
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000.25))
+    alice, bob = make_player("alice"), make_player("bob")
+    mine, _ = start_session(player=alice, code=CODE)
+    theirs, _ = start_session(player=bob, code=CODE)
+    client = as_player(alice)
+    statuses = [
+        client.post(f"/api/sessions/{mine.id}/actions", {"action": "U"}, format="json").status_code for _ in range(3)
+    ]
+    assert statuses == [422, 422, 422]  # refused actions count too: a flood of garbage is a flood
+    before = snapshot()
+    refused = client.post(f"/api/sessions/{mine.id}/actions", {"action": "D"}, format="json")
+    assert_limited(refused, "Too many actions", 1)
+    assert snapshot() == before
+    assert as_player(bob).post(f"/api/sessions/{theirs.id}/actions", {"action": "D"}, format="json").status_code == 200
+
+
+def test_submissions_per_player(settings: Any) -> None:
+    settings.RATE_SUBMISSIONS = 2
+    alice, bob = make_player("alice"), make_player("bob")
+    body = {"code": CODE, "moves": ["D"]}
+    assert [as_player(alice).post("/api/submissions", body, format="json").status_code for _ in range(2)] == [201, 201]
+    before = snapshot()
+    assert_limited(as_player(alice).post("/api/submissions", body, format="json"), "Too many submissions", 60)
+    assert snapshot() == before
+    assert as_player(bob).post("/api/submissions", body, format="json").status_code == 201
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("socket_cleanup")
+async def test_actions_over_the_socket_are_limited_too(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.RATE_ACTIONS = 2
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000.25))
+
+    def prepare() -> tuple[str, str]:
+        player = make_player("sally")
+        return str(start_session(player=player, code=CODE)[0].id), Token.objects.create(user=player).key
+
+    session_id, token = await database_sync_to_async(prepare)()
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/play/{session_id}/",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"authorization", f"Token {token}".encode())],
+    )
+    assert (await socket.connect(timeout=5))[0]
+    await socket.receive_json_from(timeout=5)
+    answers = []
+    for _ in range(5):
+        await socket.send_json_to({"type": "action", "action": "U"})
+        answers.append(await socket.receive_json_from(timeout=5))
+    assert [answer.get("status") for answer in answers] == [422, 422, 429, 429, 429]
+    limited = answers[2:]
+    assert limited[0]["retry_after"] == 1 and "Try again" in limited[0]["error"]["message"]
+    await socket.disconnect()

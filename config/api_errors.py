@@ -12,6 +12,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from config.errors import ServiceError, error_body
+from config.middleware import CSRF_REFUSED
 from config.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(error_body("You are not allowed to do that."), status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, exceptions.APIException):
         message = _PLAIN_MESSAGES.get(type(exc)) or _flatten(exc.detail)
+        if isinstance(exc, exceptions.PermissionDenied) and str(exc.detail).startswith("CSRF Failed"):
+            message = CSRF_REFUSED  # DRF's session check, not a lack of rights: say what to do
         code = exc.status_code
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             code = status.HTTP_401_UNAUTHORIZED

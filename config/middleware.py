@@ -9,6 +9,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from config.errors import error_body
 
+CSRF_REFUSED = "The request was refused: send the CSRF token from the page, or use a Token."
+
 
 class BodySizeLimitMiddleware:
     """Refuse an oversized body with 413 before anything reads it."""
@@ -46,8 +48,5 @@ class ApiErrorMiddleware:
             return JsonResponse(error_body("No such address in the API."), status=404)
         if response.status_code == 403:
             # Django's CSRF failure page: say what to do instead.
-            return JsonResponse(
-                error_body("The request was refused: send the CSRF token from the page, or use a Token."),
-                status=403,
-            )
+            return JsonResponse(error_body(CSRF_REFUSED), status=403)
         return response

@@ -2,7 +2,9 @@
 
 Services raise these; the DRF exception handler and the consumers turn them
 into the one error shape of SPEC section 8:
-``{"error": {"message", "index", "token"}}`` with the status below.
+``{"error": {"message", "index", "token"}}`` with the status below, plus
+``"rule"`` (the rules engine's id of the rule a refused action breaks, such as
+``group_one_suit``) when there is one, so that clients can key on it.
 """
 
 from __future__ import annotations
@@ -20,15 +22,17 @@ class ServiceError(Exception):
         index: int | None = None,
         token: str | None = None,
         retry_after: int | None = None,
+        rule: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.index = index
         self.token = token
         self.retry_after = retry_after
+        self.rule = rule
 
     def body(self) -> dict[str, Any]:
-        return error_body(self.message, index=self.index, token=self.token)
+        return error_body(self.message, index=self.index, token=self.token, rule=self.rule)
 
 
 class BadRequest(ServiceError):
@@ -67,5 +71,11 @@ class Unavailable(ServiceError):
     status = 503
 
 
-def error_body(message: str, *, index: int | None = None, token: str | None = None) -> dict[str, Any]:
-    return {"error": {"message": message, "index": index, "token": token}}
+def error_body(
+    message: str, *, index: int | None = None, token: str | None = None, rule: str | None = None
+) -> dict[str, Any]:
+    """The error document; ``rule`` appears only when a rule was broken."""
+    error: dict[str, Any] = {"message": message, "index": index, "token": token}
+    if rule is not None:
+        error["rule"] = rule
+    return {"error": error}

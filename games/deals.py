@@ -15,14 +15,14 @@ def parse_code(text: object) -> GameCode:
     try:
         return GameCode.parse(text)
     except InvalidCode as error:
-        raise Unprocessable(error.message, index=0) from None
+        raise Unprocessable(error.message, index=0, rule=error.rule) from None
 
 
 def parse_variant_or_refuse(text: object) -> str:
     try:
         return parse_variant(text)
     except InvalidCode as error:
-        raise Unprocessable(error.message) from None
+        raise Unprocessable(error.message, rule=error.rule) from None
 
 
 def fresh_code(variant: str) -> GameCode:

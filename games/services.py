@@ -18,8 +18,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import ratelimit
-from config.errors import BadRequest, Conflict, Unprocessable
-from games import dailies, live
+from config.errors import BadRequest, Conflict, Unprocessable, error_body
+from games import dailies, live, refusals
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, EngineError, Game
 from games.models import Daily, GameAction, GameSession, Submission
@@ -135,7 +135,7 @@ def apply_action(
             action = game.apply(token)
         except EngineError as refusal:
             live.remember(session, game)  # refused: the game is unchanged
-            raise Unprocessable(refusal.message, index=position, token=token) from None
+            raise Unprocessable(refusals.of_error(refusal), index=position, token=token, rule=refusal.rule) from None
         try:
             GameAction.objects.create(session=session, seq=position, token=str(action))
             _copy_counters(session, game, action_count=position)
@@ -327,11 +327,14 @@ def _verify_submission(
         raise BadRequest('"claimed_score" must be a whole number.')
     game_code = parse_code(code)
     if len(moves) > MAX_LOG_TOKENS:
-        return _refusal(f"A log has at most {MAX_LOG_TOKENS:,} actions; this one has {len(moves):,}.", index=0)
+        too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(moves)})
+        return _refusal(f"{too_long}.", index=0, rule="log_too_long")
     try:
         outcome = verify(str(game_code), moves)
     except Refused as refused:
-        return _refusal(refused.error.message, index=refused.error.index, token=refused.error.token)
+        error = refused.error
+        message = refusals.sentence(error.rule, error.params, error.message)
+        return _refusal(message, index=error.index, token=error.token, rule=error.rule or None)
     if claimed_score is not None and claimed_score != outcome.score:
         return _refusal(
             f"You claimed {claimed_score} points, but the replay of your moves scores {outcome.score}.",
@@ -351,5 +354,7 @@ def _verify_submission(
     return 201, {"result": result_document(result, now=now)}, result
 
 
-def _refusal(message: str, *, index: int | None, token: str | None = None) -> tuple[int, dict[str, Any], None]:
-    return 422, {"error": {"message": message, "index": index, "token": token}}, None
+def _refusal(
+    message: str, *, index: int | None, token: str | None = None, rule: str | None = None
+) -> tuple[int, dict[str, Any], None]:
+    return 422, error_body(message, index=index, token=token, rule=rule), None

@@ -12,6 +12,11 @@ ErrorDocument = inline_serializer(
                 "message": serializers.CharField(),
                 "index": serializers.IntegerField(allow_null=True),
                 "token": serializers.CharField(allow_null=True),
+                "rule": serializers.CharField(
+                    required=False,
+                    help_text="Only when an action or log is refused: the id of the rule it breaks "
+                    "(group_one_suit, empty_column_king_only, malformed_token, ...); message says it in words",
+                ),
             },
         )
     },

@@ -1,13 +1,17 @@
-"""What every consumer shares: JSON frames, the size cap, flood control, the error shape."""
+"""What every consumer shares: JSON frames, the size cap, flood control, the error shape, the language."""
 
 from __future__ import annotations
 
 import json
 import time
+from functools import cached_property
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.http import HttpRequest
+from django.http.cookie import parse_cookie
+from django.utils import translation
 
 from config.errors import ServiceError, error_body
 
@@ -15,11 +19,28 @@ CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
 
 
+def language_of(scope: dict[str, Any]) -> str:
+    """The handshake's language as LocaleMiddleware picks it for HTTP: the language cookie, then
+    Accept-Language, then LANGUAGE_CODE (a socket has no LocaleMiddleware of its own)."""
+    headers = {bytes(k).decode("latin-1").lower(): bytes(v).decode("latin-1") for k, v in scope.get("headers") or []}
+    cookies = scope.get("cookies")
+    request = HttpRequest()
+    request.COOKIES = dict(cookies) if cookies is not None else parse_cookie(headers.get("cookie", ""))
+    if "accept-language" in headers:
+        request.META["HTTP_ACCEPT_LANGUAGE"] = headers["accept-language"]
+    return translation.get_language_from_request(request)
+
+
 class JsonConsumer(AsyncWebsocketConsumer):
     """Decodes frames, closes a socket that sends frames over the cap or floods."""
 
     _window_start = 0.0
     _window_count = 0
+
+    @cached_property
+    def language(self) -> str:
+        """The language this socket's player reads: wrap work in ``translation.override(self.language)``."""
+        return language_of(self.scope)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")

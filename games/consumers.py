@@ -6,7 +6,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from config.errors import NotAuthenticated, ServiceError, Unavailable
 from config.views import UNAVAILABLE
@@ -24,7 +24,12 @@ def _document_for(player: Player, session_id: str) -> dict[str, Any]:
     return selectors.session_document(session, live.game_for(session), now=now)
 
 
-def _act(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
+def _act(player: Player, session_id: str, message: dict[str, Any], language: str) -> dict[str, Any]:
+    with translation.override(language):  # refusals read in the player's language, as over HTTP
+        return _act_in_language(player, session_id, message)
+
+
+def _act_in_language(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
     now = timezone.now()
     if message["type"] == "action":
         session, game = services.apply_action(
@@ -62,7 +67,7 @@ class PlayConsumer(JsonConsumer):
             await self.send_error(400, 'Send {"type": "action", "action": token} or {"type": "finish"}.')
             return
         try:
-            document = await database_sync_to_async(_act)(self.player, self.session_id, message)
+            document = await database_sync_to_async(_act)(self.player, self.session_id, message, self.language)
         except ServiceError as error:
             await self.send_refusal(error)
             return

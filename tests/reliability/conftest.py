@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import tempfile
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 import pytest
@@ -78,6 +79,13 @@ def stack(private_postgres: PrivatePostgres, request: pytest.FixtureRequest) -> 
         redis.close()
         if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
             print(built.logs())  # shown under "Captured stdout teardown"
+
+
+@pytest.fixture
+def sockets() -> Iterator[ExitStack]:
+    """Sockets a test opens with `sockets.enter_context(...)`; closed after it, whatever happened."""
+    with ExitStack() as stack:
+        yield stack
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

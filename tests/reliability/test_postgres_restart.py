@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
+from contextlib import ExitStack
 
 import pytest
 import requests
@@ -36,7 +37,7 @@ def counts(stack: Stack) -> tuple[int, ...]:
     return int(sessions), int(actions), int(results), int(players)
 
 
-def test_while_postgres_is_away_every_call_answers_503_and_changes_nothing(stack: Stack) -> None:
+def test_while_postgres_is_away_every_call_answers_503_and_changes_nothing(stack: Stack, sockets: ExitStack) -> None:
     # Persistent connections are the harder case: each one breaks when the server restarts.
     server = stack.daphne(DB_CONN_MAX_AGE="600")
     api = Api(server.http)
@@ -46,7 +47,7 @@ def test_while_postgres_is_away_every_call_answers_503_and_changes_nothing(stack
     plan = legal_plan(CODE, 4)
     for token in plan[:2]:
         assert api.post(f"/api/sessions/{session_id}/actions", {"action": token}).status_code == 200
-    socket = play_socket(server.ws, session_id, api.token)
+    socket = sockets.enter_context(play_socket(server.ws, session_id, api.token))
     assert receive(socket)["actions"] == 2
     before = counts(stack)
 
@@ -81,7 +82,9 @@ def test_while_postgres_is_away_every_call_answers_503_and_changes_nothing(stack
     assert api.post(f"/api/sessions/{session_id}/finish").json()["result"]["actions"] == len(plan)
 
 
-def test_a_restart_in_the_middle_of_play_leaves_no_half_written_action_or_result(stack: Stack) -> None:
+def test_a_restart_in_the_middle_of_play_leaves_no_half_written_action_or_result(
+    stack: Stack, sockets: ExitStack
+) -> None:
     server = stack.daphne(DB_CONN_MAX_AGE="600")
     api = Api(server.http)
     api.sign_up()
@@ -89,7 +92,7 @@ def test_a_restart_in_the_middle_of_play_leaves_no_half_written_action_or_result
     session_id = api.post("/api/sessions", {"code": SPIDER}).json()["id"]
     plan = legal_plan(SPIDER, 40)
     # A socket that keeps its worker's database connection, and says nothing while PostgreSQL is away.
-    idle = play_socket(server.ws, session_id, api.token)
+    idle = sockets.enter_context(play_socket(server.ws, session_id, api.token))
     assert receive(idle)["actions"] == 0
     acknowledged: list[int] = []
     refused: list[requests.Response] = []

@@ -4,6 +4,7 @@ a private Redis per test, and daphne processes started on demand. All are stoppe
 from __future__ import annotations
 
 import itertools
+import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -79,6 +80,7 @@ def stack(private_postgres: PrivatePostgres, request: pytest.FixtureRequest) -> 
         redis.close()
         if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
             print(built.logs())  # shown under "Captured stdout teardown"
+        shutil.rmtree(log_dir, ignore_errors=True)
 
 
 @pytest.fixture

@@ -179,6 +179,9 @@ def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str,
         RATE_SUBMISSIONS="100000",
         RATE_SIGNUPS="100000",
         RATE_WS_MESSAGES="100000",
+        # With a connection pool, each request waits this long for a connection while PostgreSQL
+        # is away before it answers 503; kept short so the outage tests stay quick.
+        DB_POOL_TIMEOUT="2",
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)

@@ -1,20 +1,39 @@
-"""Fixed-window rate limits kept in the cache (Redis in production).
+"""Fixed-window rate limits: one counter per (bucket, subject, window).
 
-One counter per (bucket, subject, window); a refusal carries the seconds
-until the window ends, for the Retry-After header. If the cache itself is
-down, limits fail open: play goes on while Redis is away.
+With Redis the counter is one INCR+EXPIRE round trip on a process-wide
+connection pool (Django's cache client is rebuilt per request under ASGI);
+without Redis, the local-memory cache. A refusal carries the seconds until
+the window ends, for Retry-After. If Redis is down, limits fail open: play
+goes on while Redis is away.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
+import redis
+from django.conf import settings
 from django.core.cache import cache
 
 from config.errors import RateLimited
 
 log = logging.getLogger(__name__)
+
+_clients: dict[str, redis.Redis] = {}
+_clients_lock = threading.Lock()
+
+
+def _redis() -> redis.Redis | None:
+    url = settings.REDIS_URL
+    if not url:
+        return None
+    with _clients_lock:
+        client = _clients.get(url)
+        if client is None:
+            client = _clients[url] = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0)
+    return client
 
 
 def _window(bucket: str, subject: str, seconds: int) -> tuple[str, int]:
@@ -28,19 +47,35 @@ def _refuse(message: str, retry_after: int) -> RateLimited:
     return RateLimited(f"{message} Try again in {retry_after} seconds.", retry_after=retry_after)
 
 
+def _count(key: str, seconds: int) -> int:
+    client = _redis()
+    if client is not None:
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, seconds + 1, nx=True)
+        return int(pipe.execute()[0])
+    if cache.add(key, 1, timeout=seconds + 1):
+        return 1
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the key expired between add and incr
+        cache.add(key, 1, timeout=seconds + 1)
+        return 1
+
+
+def _read(key: str) -> int:
+    client = _redis()
+    value = client.get(key) if client is not None else cache.get(key)
+    return int(value or 0)
+
+
 def record(bucket: str, subject: str, *, seconds: int) -> int:
-    """Count one event in the current window and return the window's count (0 if the cache is down)."""
+    """Count one event in the current window and return the window's count (0 if Redis is down)."""
     key, _ = _window(bucket, subject, seconds)
     try:
-        if cache.add(key, 1, timeout=seconds + 1):
-            return 1
-        try:
-            return int(cache.incr(key))
-        except ValueError:  # the key expired between add and incr
-            cache.add(key, 1, timeout=seconds + 1)
-            return 1
-    except Exception:  # noqa: BLE001 - any cache failure: fail open, say so in the log
-        log.warning("rate limit %s not counted: cache unavailable", bucket, exc_info=True)
+        return _count(key, seconds)
+    except (redis.RedisError, OSError):
+        log.warning("rate limit %s not counted: Redis unavailable", bucket)
         return 0
 
 
@@ -54,9 +89,9 @@ def check(bucket: str, subject: str, *, limit: int, seconds: int, message: str) 
     """Refuse if the window already holds `limit` events, without counting one."""
     key, retry_after = _window(bucket, subject, seconds)
     try:
-        count = int(cache.get(key) or 0)
-    except Exception:  # noqa: BLE001
-        log.warning("rate limit %s not checked: cache unavailable", bucket, exc_info=True)
+        count = _read(key)
+    except (redis.RedisError, OSError):
+        log.warning("rate limit %s not checked: Redis unavailable", bucket)
         return
     if count >= limit:
         raise _refuse(message, retry_after)

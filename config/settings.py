@@ -98,12 +98,27 @@ TEMPLATES = [
 # Storage: SQLite unless DATABASE_URL names PostgreSQL.
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    # Health checks: a kept connection that broke while PostgreSQL restarted is replaced, not reused.
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0), conn_health_checks=True
-        )
-    }
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    if env_bool("DB_POOL", True) and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # A pool per process: daphne serves each HTTP request on a fresh thread, so kept
+        # per-thread connections pile up while new ones cost a PostgreSQL fork each; the pool
+        # hands out a live connection (Django has the pool check it, so one broken by a restart
+        # is replaced).
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # Django has the pool check connections only then
+        DATABASES["default"]["OPTIONS"] = {
+            "pool": {
+                "min_size": env_int("DB_POOL_MIN", 2),
+                # The sockets' database threads keep one each; HTTP requests share the rest.
+                "max_size": env_int("DB_POOL_MAX", env_int("WS_DB_THREADS", 8) + 12),
+                # While PostgreSQL is away a request waits this long for a connection, then answers 503.
+                "timeout": env_int("DB_POOL_TIMEOUT", 3),
+            }
+        }
+    else:
+        # Health checks: a kept connection that broke while PostgreSQL restarted is replaced, not reused.
+        DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0)
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES = {
         "default": {
@@ -202,6 +217,7 @@ RATE_SIGNUPS = env_int("RATE_SIGNUPS", 10)  # per address per hour
 RATE_ACTIONS = env_int("RATE_ACTIONS", 30)  # per session per second
 RATE_SUBMISSIONS = env_int("RATE_SUBMISSIONS", 60)  # per player per minute
 RATE_WS_MESSAGES = env_int("RATE_WS_MESSAGES", 60)  # per socket per second before it is closed
+WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for socket work
 
 LOGGING = {
     "version": 1,

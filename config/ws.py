@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import select
+import threading
 import time
-from functools import cached_property
-from typing import Any
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property, partial
+from typing import Any, TypeVar
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import connections
 from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 from django.utils import translation
@@ -17,6 +24,66 @@ from config.errors import ServiceError, error_body
 
 CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
+
+R = TypeVar("R")
+
+# Channels runs every consumer's database work of a process on one shared thread, one call after
+# another; sockets here use a small pool of threads instead, so one process overlaps its database
+# waits. Each of these threads keeps its database connection between calls (a bounded number,
+# WS_DB_THREADS per process) and drops it only when it broke or was left inside a transaction.
+_database_threads = ThreadPoolExecutor(max_workers=settings.WS_DB_THREADS, thread_name_prefix="ws-db")
+
+
+def _server_hung_up(raw: Any) -> bool:
+    """Whether the server has spoken on an idle kept connection: no round trip.
+
+    An idle connection (we LISTEN to nothing) has nothing to read. If its socket is
+    readable, the server sent something unasked, in practice the notice that it is
+    shutting down (a restart): let it go rather than fail the next action on it.
+    """
+    try:
+        readable, _, _ = select.select([raw.fileno()], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable) or bool(raw.closed or raw.broken)
+
+
+def _run_with_connection(func: Callable[..., R], *args: Any) -> R:
+    for connection in connections.all(initialized_only=True):
+        raw = connection.connection
+        if raw is not None and connection.vendor == "postgresql" and _server_hung_up(raw):
+            connection.close()
+    try:
+        return func(*args)
+    finally:
+        for connection in connections.all(initialized_only=True):
+            if connection.connection is None:
+                continue
+            if connection.in_atomic_block or (connection.errors_occurred and not connection.is_usable()):
+                connection.close()
+
+
+def in_database_thread(func: Callable[..., R]) -> Callable[..., Awaitable[R]]:
+    """`func` as a coroutine run on one of the sockets' database threads (positional arguments)."""
+
+    async def run(*args: Any) -> R:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_database_threads, partial(_run_with_connection, func, *args))
+
+    return run
+
+
+def release_database_threads() -> None:
+    """Close the connections the sockets' threads keep (at shutdown, and after a test session)."""
+    parties = settings.WS_DB_THREADS
+    barrier = threading.Barrier(parties)
+
+    def close_own() -> None:
+        barrier.wait(timeout=10)  # one task per thread: each closes its own connections
+        connections.close_all()
+
+    for future in [_database_threads.submit(close_own) for _ in range(parties)]:
+        future.result(timeout=20)
 
 
 def language_of(scope: dict[str, Any]) -> str:
@@ -36,6 +103,14 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     _window_start = 0.0
     _window_count = 0
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels first closes old connections on its shared database thread before every message;
+        # our database calls run in `in_database_thread`, which does that itself, so skip the hop.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     @cached_property
     def language(self) -> str:

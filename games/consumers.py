@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.db import DatabaseError
 from django.utils import timezone, translation
 
 from config.errors import NotAuthenticated, ServiceError, Unavailable
 from config.views import UNAVAILABLE
-from config.ws import JsonConsumer
+from config.ws import JsonConsumer, in_database_thread
 from games import live, selectors, services
 from leaderboard.models import Player
 
@@ -55,7 +54,7 @@ class PlayConsumer(JsonConsumer):
             return
         self.player = user
         try:
-            document = await database_sync_to_async(_document_for)(user, self.session_id)
+            document = await in_database_thread(_document_for)(user, self.session_id)
         except ServiceError as error:
             await self.send_refusal(error)
             await self.close(code=CLOSE_NOT_FOUND)
@@ -67,7 +66,7 @@ class PlayConsumer(JsonConsumer):
             await self.send_error(400, 'Send {"type": "action", "action": token} or {"type": "finish"}.')
             return
         try:
-            document = await database_sync_to_async(_act)(self.player, self.session_id, message, self.language)
+            document = await in_database_thread(_act)(self.player, self.session_id, message, self.language)
         except ServiceError as error:
             await self.send_refusal(error)
             return

@@ -1,12 +1,17 @@
-"""Live engine states of this process's sessions, keyed by how much of the log they hold.
+"""Live games of this process: each session's engine state beside the session it belongs to.
 
-State is a pure function of (code, log), so a cached game is used only when
-it has applied exactly the stored log's length; otherwise it is rebuilt by
-replay. Any worker can serve any session.
+State is a pure function of (code, log). An entry is trusted only as far as
+the database confirms it: a write is conditional on the stored log length the
+entry reflects (see `games.moves.append`), so an entry that another worker
+made stale is caught and rebuilt by replay. Any worker can serve any session.
+
+Sockets act on several threads: an entry is taken out of the cache while it
+is changed and put back as a copy, so no reader ever sees it change.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 import uuid
 from collections import OrderedDict
@@ -16,7 +21,7 @@ from games.models import GameAction, GameSession
 
 CAPACITY = 20_000
 
-_games: OrderedDict[uuid.UUID, tuple[int, Game]] = OrderedDict()
+_entries: OrderedDict[uuid.UUID, tuple[GameSession, Game]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -34,37 +39,33 @@ def rebuild(session: GameSession) -> Game:
 
 
 def game_for(session: GameSession) -> Game:
-    """The session's game at its stored log length, to read."""
+    """The game of a session just read from the database, as a private copy to read."""
     with _lock:
-        cached = _games.get(session.id)
-        if cached is not None and cached[0] == session.action_count:
-            _games.move_to_end(session.id)
-            return cached[1]
+        cached = _entries.get(session.id)
+        if cached is not None and cached[0].action_count == session.action_count:
+            _entries.move_to_end(session.id)
+            return cached[1].copy()
     game = rebuild(session)
-    remember(session, game)
+    put(session, game)
     return game
 
 
-def take(session: GameSession) -> Game:
-    """The session's game, out of the cache, to change: a failed write must not leave it there.
-
-    The writer puts it back with `remember` once its transaction has committed.
-    """
+def take(session_id: uuid.UUID) -> tuple[GameSession, Game] | None:
+    """The cached session and game, out of the cache, for a writer to change (None if absent)."""
     with _lock:
-        cached = _games.pop(session.id, None)
-    if cached is not None and cached[0] == session.action_count:
-        return cached[1]
-    return rebuild(session)
+        return _entries.pop(session_id, None)
 
 
-def remember(session: GameSession, game: Game) -> None:
+def put(session: GameSession, game: Game) -> None:
+    """Remember copies, so that what the caller goes on using is its own."""
+    entry = (copy.copy(session), game.copy())
     with _lock:
-        _games[session.id] = (session.action_count, game)
-        _games.move_to_end(session.id)
-        while len(_games) > CAPACITY:
-            _games.popitem(last=False)
+        _entries[session.id] = entry
+        _entries.move_to_end(session.id)
+        while len(_entries) > CAPACITY:
+            _entries.popitem(last=False)
 
 
 def forget(session_id: uuid.UUID) -> None:
     with _lock:
-        _games.pop(session_id, None)
+        _entries.pop(session_id, None)

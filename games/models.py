@@ -63,6 +63,8 @@ class GameSession(models.Model):
     board = models.CharField(max_length=64, null=True, blank=True)
     # A race room on a fresh deal keeps its code secret until the race ends.
     conceal_code = models.BooleanField(default=False)
+    # Played in a race room: only these sessions' progress is pushed to a room.
+    in_room = models.BooleanField(default=False)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
     # Denormalised from the log so lists and rooms need no replay.

@@ -26,12 +26,14 @@ def session_for(*, player: Player, session_id: object, lock: bool = False) -> Ga
         key = uuid.UUID(str(session_id))
     except ValueError:
         raise NotFound("No such game session.") from None
-    query = GameSession.objects.select_related("deal", "daily", "player")
+    query = GameSession.objects.select_related("deal", "daily")
     if lock:
         query = query.select_for_update(of=("self",))
-    session = query.filter(id=key, player=player).first()
-    if session is None:
-        raise NotFound("No such game session.")
+    try:
+        session = query.get(id=key, player=player)
+    except GameSession.DoesNotExist:
+        raise NotFound("No such game session.") from None
+    session.player = player  # known already: no join for it
     return session
 
 

@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -18,11 +19,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import ratelimit
-from config.errors import BadRequest, Conflict, Unprocessable, error_body
+from config.errors import BadRequest, Conflict, NotFound, ServiceError, Unprocessable, error_body
 from games import dailies, live, refusals
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
-from games.engine import MAX_LOG_TOKENS, EngineError, Game
+from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game
 from games.models import Daily, GameAction, GameSession, Submission
+from games.moves import append as append_action
+from games.moves import stored_position
 from games.selectors import result_document, session_for
 from games.verification import Outcome, Refused, outcome_of, verify
 from leaderboard import services as leaderboard
@@ -43,6 +46,7 @@ def start_session(
     variant: str | None = None,
     daily: str | None = None,
     conceal_code: bool = False,
+    in_room: bool = False,
     now: dt.datetime | None = None,
 ) -> tuple[GameSession, bool]:
     """A refereed game on a code, a fresh deal of a variant, or today's daily.
@@ -62,6 +66,7 @@ def start_session(
         ranked=not player.is_guest,
         board=None if player.is_guest else f"code:{game_code}",
         conceal_code=conceal_code,
+        in_room=in_room,
         started_at=now,
         score=Game.from_code(game_code).score,
     )
@@ -107,48 +112,106 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
 def apply_action(
     *, player: Player, session_id: object, token: object, now: dt.datetime | None = None
 ) -> tuple[GameSession, Game]:
-    """Apply one token to the player's session; a refusal changes nothing."""
+    """Apply one token to the player's session; a refusal changes nothing.
+
+    The engine judges the action against this process's live game; the write
+    is conditional on the stored log still being the one that game reflects,
+    so a game another worker moved on is reloaded and the action judged again.
+    """
     now = now or timezone.now()
     if not isinstance(token, str):
         raise BadRequest('"action" must be a string token such as "3:1>7" or "D".')
+    key = session_key(session_id)
     ratelimit.hit(
         "actions",
-        str(session_id),
+        str(key),
         limit=settings.RATE_ACTIONS,
         seconds=1,
         message="Too many actions on this game.",
     )
-    with transaction.atomic():
-        session = session_for(player=player, session_id=session_id, lock=True)
-        _refuse_if_over(session, now)
-        position = session.action_count + 1
-        if len(token) > MAX_TOKEN_CHARS:
-            raise Unprocessable("That is not an action token.", index=position, token=token[:MAX_TOKEN_CHARS])
-        if session.action_count >= MAX_LOG_TOKENS:
-            raise Unprocessable(
-                f"This game has reached {MAX_LOG_TOKENS:,} actions, the most one game may have. Finish it.",
-                index=position,
-                token=token,
-            )
-        game = live.take(session)
+    for _ in range(3):
+        session, game = live.take(key) or _load(player, key)
+        if session.player_id != player.pk:
+            live.put(session, game)
+            raise NotFound("No such game session.")
         try:
-            action = game.apply(token)
-        except EngineError as refusal:
-            live.remember(session, game)  # refused: the game is unchanged
-            raise Unprocessable(refusals.of_error(refusal), index=position, token=token, rule=refusal.rule) from None
-        try:
-            GameAction.objects.create(session=session, seq=position, token=str(action))
-            _copy_counters(session, game, action_count=position)
-            if game.won:
-                _finish_locked(session, game, now=now)
-            else:
-                session.save(update_fields=["action_count", "score", "moves", "progress", "won"])
-        except BaseException:
-            live.forget(session.id)
+            action = _judge(session, game, token, now)
+        except (ServiceError, EngineError):
+            if stored_position(key) != (session.action_count, session.finished):
+                continue  # judged on a stale state: judge again on the stored one
+            live.put(session, game)  # refused: nothing changed
             raise
-        transaction.on_commit(lambda: live.remember(session, game), robust=True)
-        transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
-    return session, game
+        if game.won:
+            return _append_winning(player=player, session=session, game=game, action=action, now=now)
+        concealed = append_action(
+            session,
+            token=str(action),
+            score=game.score,
+            moves=game.moves,
+            progress=_progress(game),
+            won=False,
+        )
+        if concealed is None:
+            continue  # another worker moved this game on: reload and judge again
+        _copy_counters(session, game, action_count=session.action_count + 1)
+        session.conceal_code = concealed
+        live.put(session, game)
+        transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
+        return session, game
+    raise Conflict("This game was changing while your action arrived. Look at it again and retry.")
+
+
+def session_key(session_id: object) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(session_id))
+    except ValueError:
+        raise NotFound("No such game session.") from None
+
+
+def _load(player: Player, key: uuid.UUID) -> tuple[GameSession, Game]:
+    session = session_for(player=player, session_id=key)
+    return session, live.game_for(session)
+
+
+def _judge(session: GameSession, game: Game, token: str, now: dt.datetime) -> Action:
+    """The engine's verdict on `token` (the game changes only if it is legal)."""
+    if session.daily is not None and not session.finished and now >= session.daily.publishes_at:
+        _close_daily_attempt(session.id)
+        raise Conflict("This game is over: it accepts no more actions.")
+    if session.finished:
+        raise Conflict("This game is over: it accepts no more actions.")
+    position = session.action_count + 1
+    if len(token) > MAX_TOKEN_CHARS:
+        raise Unprocessable("That is not an action token.", index=position, token=token[:MAX_TOKEN_CHARS])
+    if session.action_count >= MAX_LOG_TOKENS:
+        raise Unprocessable(
+            f"This game has reached {MAX_LOG_TOKENS:,} actions, the most one game may have. Finish it.",
+            index=position,
+            token=token,
+            rule="log_too_long",
+        )
+    try:
+        return game.apply(token)
+    except EngineError as refusal:
+        raise Unprocessable(refusals.of_error(refusal), index=position, token=token, rule=refusal.rule) from None
+
+
+def _append_winning(
+    *, player: Player, session: GameSession, game: Game, action: Action, now: dt.datetime
+) -> tuple[GameSession, Game]:
+    """The winning action ends the game by itself: logged, finished and verified in one transaction."""
+    with transaction.atomic():
+        locked = session_for(player=player, session_id=session.id, lock=True)
+        if (locked.action_count, locked.finished) != (session.action_count, False):
+            live.forget(session.id)
+            raise Conflict("This game was changing while your action arrived. Look at it again and retry.")
+        position = locked.action_count + 1
+        GameAction.objects.create(session=locked, seq=position, token=str(action))
+        _copy_counters(locked, game, action_count=position)
+        _finish_locked(locked, game, now=now)
+        transaction.on_commit(lambda: live.put(locked, game), robust=True)
+        transaction.on_commit(lambda: leaderboard.session_progressed(session=locked), robust=True)
+    return locked, game
 
 
 def finish_session(*, player: Player, session_id: object, now: dt.datetime | None = None) -> tuple[GameSession, Game]:
@@ -159,6 +222,7 @@ def finish_session(*, player: Player, session_id: object, now: dt.datetime | Non
         _refuse_if_over(session, now)
         game = live.game_for(session)
         _finish_locked(session, game, now=now)
+        transaction.on_commit(lambda: live.forget(session.id), robust=True)
         transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
     return session, game
 
@@ -170,11 +234,15 @@ def _refuse_if_over(session: GameSession, now: dt.datetime) -> None:
         raise Conflict("This game is over: it accepts no more actions.")
 
 
+def _progress(game: Game) -> int:
+    return game.cards_home if game.code.game == "RU" else game.sequences
+
+
 def _copy_counters(session: GameSession, game: Game, *, action_count: int) -> None:
     session.action_count = action_count
     session.score = game.score
     session.moves = game.moves
-    session.progress = game.cards_home if game.code.game == "RU" else game.sequences
+    session.progress = _progress(game)
     session.won = game.won
 
 
@@ -248,21 +316,25 @@ def close_expired_dailies(*, now: dt.datetime | None = None) -> int:
     open_ids = list(
         GameSession.objects.filter(daily__date__lte=cutoff_date, finished_at=None).values_list("id", "player_id")
     )
-    closed = 0
-    for session_id, _player_id in open_ids:
-        with transaction.atomic():
-            session = (
-                GameSession.objects.select_for_update(of=("self",))
-                .select_related("deal", "daily", "player")
-                .filter(id=session_id, finished_at=None)
-                .first()
-            )
-            if session is None or session.daily is None or now < session.daily.publishes_at:
-                continue
-            _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
-            transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
-            closed += 1
-    return closed
+    return sum(_close_daily_attempt(session_id, now=now) for session_id, _player_id in open_ids)
+
+
+def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = None) -> bool:
+    """End one daily attempt as it stands at its daily's publication, if that time has come."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        session = (
+            GameSession.objects.select_for_update(of=("self",))
+            .select_related("deal", "daily", "player")
+            .filter(id=session_id, finished_at=None)
+            .first()
+        )
+        if session is None or session.daily is None or now < session.daily.publishes_at:
+            return False
+        _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
+        transaction.on_commit(lambda: live.forget(session.id), robust=True)
+        transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
+    return True
 
 
 # --------------------------------------------------------------- submissions

@@ -81,7 +81,9 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
         if room.state != Room.State.LOBBY:
             raise Conflict("This race has already started.")
         for member in room.members.select_related("player"):
-            member.session, _ = start_session(player=member.player, code=room.code, conceal_code=room.hidden, now=now)
+            member.session, _ = start_session(
+                player=member.player, code=room.code, conceal_code=room.hidden, in_room=True, now=now
+            )
             member.save(update_fields=["session"])
         room.state, room.started_at = Room.State.RACING, now
         room.save(update_fields=["state", "started_at"])

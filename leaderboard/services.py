@@ -32,7 +32,8 @@ def record_result(*, result: Result) -> None:
 
 def session_progressed(*, session: GameSession) -> None:
     """After the transaction of an action or a finish has committed: tell its race room, if any."""
-    rooms.member_progressed(session=session)
+    if session.in_room:  # most games are in no room: no query for them
+        rooms.member_progressed(session=session)
 
 
 def _board_changed(board_id: str, player_id: int, sort_key: str) -> None:

@@ -65,3 +65,13 @@ def uses_redis() -> bool:
 def unlimited_actions(settings: Any) -> None:
     """Tests that play whole games act faster than a person may: lift the per-session limit."""
     settings.RATE_ACTIONS = 1_000_000
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _close_socket_thread_connections() -> Iterator[None]:
+    """The play sockets' database threads keep their connections; let go of them before the test
+    database is dropped."""
+    yield
+    from config.ws import release_database_threads
+
+    release_database_threads()

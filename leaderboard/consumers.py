@@ -70,21 +70,24 @@ class LeaderboardConsumer(JsonConsumer):
         self.pending.pop(player, None)  # keep the latest per player, in the order of the latest
         self.pending[player] = event
         if self.flusher is None:
-            wait = max(0.0, self.next_send - asyncio.get_running_loop().time())
-            self.flusher = asyncio.create_task(self._flush(wait))
+            self.flusher = asyncio.create_task(self._flush())
 
-    async def _flush(self, wait: float) -> None:
-        if wait:
-            await asyncio.sleep(wait)
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
         async with self.sending:
+            # Wait out the spacing only once the previous message has gone out.
+            wait = self.next_send - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
             self.flusher = None
             pending, self.pending = self.pending, {}
-            self.next_send = asyncio.get_running_loop().time() + COALESCE_SECONDS
             if len(pending) == 1:
                 (event,) = pending.values()
                 await self.send_json({"type": "change", "entry": event["entry"], "board": event["board"]})
             elif pending:
                 await self.send_json({"type": "snapshot", **await self._snapshot()})
+            # Spaced from when a message went out, not from when it was begun (a snapshot takes a query).
+            self.next_send = loop.time() + COALESCE_SECONDS
 
     async def _snapshot(self) -> dict[str, Any]:
         return await database_sync_to_async(selectors.leaderboard)(

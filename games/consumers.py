@@ -32,7 +32,7 @@ def _act_in_language(player: Player, session_id: str, message: dict[str, Any]) -
     now = timezone.now()
     if message["type"] == "action":
         session, game = services.apply_action(
-            player=player, session_id=session_id, token=message.get("action"), now=now
+            player=player, session_id=session_id, token=message.get("action"), at=message.get("at"), now=now
         )
     else:
         session, game = services.finish_session(player=player, session_id=session_id, now=now)

@@ -22,7 +22,7 @@ from config import ratelimit
 from config.errors import BadRequest, Conflict, NotFound, ServiceError, Unprocessable, error_body
 from games import dailies, live, refusals
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
-from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game
+from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, parse_action
 from games.models import Daily, GameAction, GameSession, Submission
 from games.moves import append as append_action
 from games.moves import stored_position
@@ -110,17 +110,28 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
 
 
 def apply_action(
-    *, player: Player, session_id: object, token: object, now: dt.datetime | None = None
+    *,
+    player: Player,
+    session_id: object,
+    token: object,
+    at: object = None,
+    now: dt.datetime | None = None,
 ) -> tuple[GameSession, Game]:
     """Apply one token to the player's session; a refusal changes nothing.
 
     The engine judges the action against this process's live game; the write
     is conditional on the stored log still being the one that game reflects,
     so a game another worker moved on is reloaded and the action judged again.
+
+    `at`, if given, is the position the client means the action to take in the
+    log: a client that lost its answer can send the same action again safely,
+    since an action already stored there is answered, not applied twice.
     """
     now = now or timezone.now()
     if not isinstance(token, str):
         raise BadRequest('"action" must be a string token such as "3:1>7" or "D".')
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 1):
+        raise BadRequest('"at" must be the action\'s position in the log: a whole number from 1.')
     key = session_key(session_id)
     ratelimit.hit(
         "actions",
@@ -134,6 +145,12 @@ def apply_action(
         if session.player_id != player.pk:
             live.put(session, game)
             raise NotFound("No such game session.")
+        if at is not None and at != session.action_count + 1:
+            if stored_position(key) != (session.action_count, session.finished):
+                continue  # this process's state is behind: look again at the stored one
+            live.put(session, game)
+            _answer_resend(session, token, at)
+            return session, game
         try:
             action = _judge(session, game, token, now)
         except (ServiceError, EngineError):
@@ -159,6 +176,24 @@ def apply_action(
         transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
         return session, game
     raise Conflict("This game was changing while your action arrived. Look at it again and retry.")
+
+
+def _answer_resend(session: GameSession, token: str, at: int) -> None:
+    """An action meant for position `at` of a log that is not there: a resend is fine, else 409."""
+    stored = GameAction.objects.filter(session_id=session.id, seq=at).values_list("token", flat=True).first()
+    if stored is not None and stored == _canonical(token):
+        return  # already applied: the answer is the game as it is
+    raise Conflict(
+        f"This game has {session.action_count} actions, so action {at} cannot be played now. "
+        "Look at the game again and retry."
+    )
+
+
+def _canonical(token: str) -> str | None:
+    try:
+        return str(parse_action(token))
+    except EngineError:
+        return None
 
 
 def session_key(session_id: object) -> uuid.UUID:

@@ -22,6 +22,12 @@ class StartSessionSerializer(serializers.Serializer):
 
 class ActionSerializer(serializers.Serializer):
     action = StrictCharField(max_length=64, trim_whitespace=False)
+    at = StrictIntegerField(
+        required=False,
+        min_value=1,
+        help_text="the position the action should take in the log (actions + 1); "
+        "an action already stored there is answered, not applied twice",
+    )
 
 
 class TokenListField(serializers.ListField):

@@ -127,3 +127,23 @@ def test_actions_are_rate_limited_per_session(player_api: APIClient) -> None:
     sid = start(player_api, "SP1-S1C-AAAAAAA")
     statuses = [act(player_api, sid, "9:1>1").status_code for _ in range(5)]
     assert statuses[:3] == [422, 422, 422] and 429 in statuses[3:]
+
+
+def test_an_action_sent_again_for_its_position_is_answered_not_applied_twice(player_api: APIClient) -> None:
+    sid = start(player_api, "SD1-S4-AAAAAAA")
+    first = player_api.post(f"/api/sessions/{sid}/actions", {"action": "1:1>2", "at": 1}, format="json")
+    assert first.status_code == 200 and first.json()["actions"] == 1
+    live.forget(GameSession.objects.get().id)  # the answer was lost; the resend reaches another worker
+    again = player_api.post(f"/api/sessions/{sid}/actions", {"action": "1:1>2", "at": 1}, format="json")
+    assert again.status_code == 200 and again.json()["actions"] == 1
+    assert again.json()["view"] == first.json()["view"]
+    assert GameAction.objects.count() == 1
+    other = player_api.post(f"/api/sessions/{sid}/actions", {"action": "D", "at": 1}, format="json")
+    assert other.status_code == 409 and "action 1 cannot be played" in other.json()["error"]["message"]
+    ahead = player_api.post(f"/api/sessions/{sid}/actions", {"action": "D", "at": 5}, format="json")
+    assert ahead.status_code == 409
+    assert GameAction.objects.count() == 1
+    for bad in (0, -1, "2", True, 1.5):
+        response = player_api.post(f"/api/sessions/{sid}/actions", {"action": "D", "at": bad}, format="json")
+        assert response.status_code == 400, bad
+    assert GameAction.objects.count() == 1

@@ -36,9 +36,12 @@ async def test_connect_act_refuse_and_finish(player: Player) -> None:
     socket = await open_socket(session.id, await token_of(player))
     hello = await socket.receive_json_from()
     assert hello["type"] == "session" and hello["id"] == str(session.id) and hello["actions"] == 0
-    await socket.send_json_to({"type": "action", "action": "1:1>2"})
+    await socket.send_json_to({"type": "action", "action": "1:1>2", "at": 1})
     moved = await socket.receive_json_from()
     assert moved["type"] == "session" and moved["actions"] == 1
+    await socket.send_json_to({"type": "action", "action": "1:1>2", "at": 1})  # a resend is answered
+    resent = await socket.receive_json_from()
+    assert resent["type"] == "session" and resent["actions"] == 1
     await socket.send_json_to({"type": "action", "action": "2:5>3"})
     refused = await socket.receive_json_from()
     assert refused["type"] == "error" and refused["status"] == 422

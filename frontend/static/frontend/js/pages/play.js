@@ -84,40 +84,29 @@ function showRule(message) {
 function act(token) {
   if (!doc || doc.finished || pending) return false;
   ruleBox.hidden = true;
-  pending = { token, actions: doc.actions };
-  if (socket.send({ type: "action", action: token })) {
+  // `at` is the place the action takes in the log: sent again, it is answered, never applied twice.
+  pending = { token, at: doc.actions + 1 };
+  if (socket.send({ type: "action", action: token, at: pending.at })) {
     pending.timer = setTimeout(recover, 6000); // no answer: ask the server over HTTP
   } else {
-    sendOverHttp(token);
+    sendOverHttp(pending);
   }
   return true;
 }
 
-function sendOverHttp(token) {
-  post(`/api/sessions/${id}/actions`, { action: token })
+function sendOverHttp({ token, at }) {
+  post(`/api/sessions/${id}/actions`, { action: token, at })
     .then((next) => { settle(); show(next, { token }); })
     .catch((error) => { settle(); refused(error.status, error.error || { message: error.message }); });
 }
 
-// The socket went away with an action in flight: if the server never applied it (its action
-// count is unchanged), send it again over HTTP; otherwise show what the server has.
-async function recover() {
+// The socket went away with an action in flight: send it again over HTTP for the same place in
+// the log. If the server had applied it, the answer is the game as it is now.
+function recover() {
   const lost = pending;
   if (!lost) return;
   clearTimeout(lost.timer);
-  try {
-    const now = await get(`/api/sessions/${id}`);
-    if (pending !== lost) return;
-    if (now.actions === lost.actions && !now.finished) {
-      sendOverHttp(lost.token);
-    } else {
-      settle();
-      show(now, { token: lost.token });
-    }
-  } catch (error) {
-    settle();
-    refused(error.status || 0, error.error || { message: error.message });
-  }
+  sendOverHttp(lost);
 }
 
 function settle() {

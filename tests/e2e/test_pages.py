@@ -45,10 +45,12 @@ def test_every_page_at_both_widths(browser, server) -> None:
         "rules-russian": "/rules/russian/",
     }
     for width_name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        context = browser.new_context(base_url=server, viewport=viewport, storage_state=storage, reduced_motion="reduce")
+        context = browser.new_context(
+            base_url=server, viewport=viewport, storage_state=storage, reduced_motion="reduce"
+        )
         page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
         for name, path in pages.items():
             page.goto(path)
             page.wait_for_load_state("networkidle")

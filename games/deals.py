@@ -30,34 +30,14 @@ def fresh_code(variant: str) -> GameCode:
     return GameCode.from_variant(variant, secrets.randbelow(DEAL_NUMBERS))
 
 
-# Deals never change or go once stored: each process remembers the ones it has seen committed.
-_known: dict[str, Deal] = {}
-_KNOWN_MAX = 50_000
-
-
 def deal_for(code: GameCode) -> Deal:
     """The stored Deal of a code, made on first use (safe under concurrent first uses)."""
     text = str(code)
-    deal = _known.get(text)
+    deal = Deal.objects.filter(code=text).first()
     if deal is not None:
         return deal
-    deal = Deal.objects.filter(code=text).first()
-    if deal is None:
-        try:
-            with transaction.atomic():
-                deal = Deal.objects.create(code=text, game=code.game, variant=code.variant, number=code.number)
-        except IntegrityError:
-            deal = Deal.objects.get(code=text)
-    transaction.on_commit(lambda: _remember(deal), robust=True)  # a rolled-back Deal is never remembered
-    return deal
-
-
-def _remember(deal: Deal) -> None:
-    if len(_known) >= _KNOWN_MAX:
-        _known.clear()
-    _known[deal.code] = deal
-
-
-def forget_known_deals() -> None:
-    """For tests that empty the tables between them."""
-    _known.clear()
+    try:
+        with transaction.atomic():
+            return Deal.objects.create(code=text, game=code.game, variant=code.variant, number=code.number)
+    except IntegrityError:
+        return Deal.objects.get(code=text)

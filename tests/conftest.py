@@ -25,10 +25,7 @@ def _fresh_cache() -> Iterator[None]:
     """Rate-limit counters and cached state must not leak from one test to the next."""
     from django.core.cache import cache
 
-    from games.deals import forget_known_deals
-
     cache.clear()
-    forget_known_deals()  # tables are emptied between tests; a remembered Deal would point nowhere
     yield
 
 

@@ -90,7 +90,7 @@ def live_cache_bytes(ids: list[str]) -> tuple[int, float]:
     gc.collect()
     used = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    live._games.clear()
+    live.clear()
     return used, seconds
 
 

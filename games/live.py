@@ -69,3 +69,9 @@ def put(session: GameSession, game: Game) -> None:
 def forget(session_id: uuid.UUID) -> None:
     with _lock:
         _entries.pop(session_id, None)
+
+
+def clear() -> None:
+    """Forget every live game of this process (they are rebuilt from the stored logs on demand)."""
+    with _lock:
+        _entries.clear()

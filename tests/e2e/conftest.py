@@ -53,7 +53,9 @@ def _database_url(settings_dict: dict) -> str:
     return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in this thread while it is open,
+# which the async tests elsewhere in the suite cannot share; it closes when tests/e2e is done.
+@pytest.fixture(scope="package")
 def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
     from django.conf import settings
     from django.db import connection
@@ -112,7 +114,7 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(server: str):
     from playwright.sync_api import sync_playwright
 

@@ -36,9 +36,7 @@ class Result(models.Model):
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
     deal = models.ForeignKey("games.Deal", on_delete=models.PROTECT, related_name="results")
-    daily = models.ForeignKey(
-        "games.Daily", null=True, blank=True, on_delete=models.PROTECT, related_name="results"
-    )
+    daily = models.ForeignKey("games.Daily", null=True, blank=True, on_delete=models.PROTECT, related_name="results")
     session = models.OneToOneField(
         "games.GameSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="result"
     )
@@ -83,6 +81,9 @@ class BoardEntry(models.Model):
     # ... and folded into one string that sorts best first (leaderboard.ranking).
     sort_key = models.CharField(max_length=80)
     updated_at = models.DateTimeField(auto_now=True)
+    # The board's BoardVersion.version of this entry's last change: an index that reflects
+    # version v catches up with the entries whose version is above v (leaderboard.standings.sync_index).
+    version = models.BigIntegerField(default=0, db_default=0)
 
     class Meta:
         verbose_name_plural = "board entries"
@@ -90,9 +91,24 @@ class BoardEntry(models.Model):
             models.UniqueConstraint(fields=["board", "player"], name="board_entry_once_per_player"),
             models.UniqueConstraint(fields=["board", "sort_key"], name="board_entry_order"),
         ]
+        indexes = [models.Index(fields=["board", "version"], name="board_entry_changes")]
 
     def __str__(self) -> str:
         return f"{self.board} {self.player_id}"
+
+
+class BoardVersion(models.Model):
+    """How many times a board's entries changed: bumped in the transaction of each change.
+
+    The Redis index stores the version it reflects, so any process can tell that it missed
+    a change (Redis was away, a worker died after its commit) with one comparison.
+    """
+
+    board = models.CharField(max_length=64, primary_key=True)
+    version = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.board} v{self.version}"
 
 
 class PlayerStats(models.Model):

@@ -6,45 +6,86 @@ A hash beside it maps each player to their member, so an update replaces the
 player's old member atomically (a Lua script) and only ever with a better
 one: updates that arrive out of order cannot leave a player on a board twice.
 
+A third key holds the board version (leaderboard.standings) the index reflects:
+an update moves it on only from the version just before its own, so an update
+that was missed or is still on its way leaves it behind PostgreSQL's, and the
+next reader, in any process, catches up (leaderboard.standings.sync_index).
+
 Any Redis failure raises RankIndexUnavailable; readers then ask PostgreSQL.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
-from typing import Any
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import redis
 from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-_PUT = """
-local current = redis.call('HGET', KEYS[2], ARGV[1])
-if current then
-  if current <= ARGV[2] then return 0 end
-  redis.call('ZREM', KEYS[1], current)
+# Replace the player's member if the new key is better; returns the player's 0-based rank and
+# the version the index now reflects (false: unknown, the index must be rebuilt).
+_APPLY = """
+local function apply(player, key)
+  local current = redis.call('HGET', KEYS[2], player)
+  if current and current <= key then return current end
+  if current then redis.call('ZREM', KEYS[1], current) end
+  redis.call('ZADD', KEYS[1], 0, key)
+  redis.call('HSET', KEYS[2], player, key)
+  return key
 end
-redis.call('ZADD', KEYS[1], 0, ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+"""
+_PUT = (
+    _APPLY
+    + """
+local version = tonumber(ARGV[3])
+-- A set that is gone (lost, evicted) while its version stayed: the version says nothing now.
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('DEL', KEYS[3]) end
+local member = apply(ARGV[1], ARGV[2])
+local stored = redis.call('GET', KEYS[3])
+if not stored and redis.call('ZCARD', KEYS[1]) == 1 and version == 1 then stored = '0' end
+if stored and tonumber(stored) == version - 1 then
+  redis.call('SET', KEYS[3], version)
+  stored = version
+end
+return {redis.call('ZRANK', KEYS[1], member), stored}
+"""
+)
+# Apply missed entries (player, key pairs); the last batch moves the version on to ARGV[1].
+_CATCH_UP = (
+    _APPLY
+    + """
+for i = 3, #ARGV, 2 do apply(ARGV[i], ARGV[i + 1]) end
+if ARGV[2] == '1' then
+  local stored = tonumber(redis.call('GET', KEYS[3]) or '-1')
+  if stored < tonumber(ARGV[1]) then redis.call('SET', KEYS[3], ARGV[1]) end
+end
 return 1
 """
+)
+_BATCH = 2000
+_REBUILD_LOCK_SECONDS = 300
 
 _clients: dict[str, redis.Redis] = {}
-# Boards whose last update failed here: rebuilt before this process trusts them again.
-_stale: set[str] = set()
 
 
 class RankIndexUnavailable(Exception):
     pass
 
 
+class RankIndexBusy(RankIndexUnavailable):
+    """Another process is rebuilding this board's index."""
+
+
 def enabled() -> bool:
     return bool(settings.REDIS_URL)
 
 
-def _client() -> redis.Redis:
+def client() -> redis.Redis:
     url = settings.REDIS_URL
     if not url:
         raise RankIndexUnavailable("no REDIS_URL")
@@ -53,26 +94,46 @@ def _client() -> redis.Redis:
     return _clients[url]
 
 
-def _keys(board: str) -> tuple[str, str]:
-    return f"lb:rank:{board}", f"lb:rank-player:{board}"
+def keys(board: str) -> tuple[str, str, str]:
+    """(sorted set, player -> member hash, version reflected)."""
+    return f"lb:rank:{board}", f"lb:rank-player:{board}", f"lb:rank-version:{board}"
 
 
-def put(board: str, player_id: int, sort_key: str) -> None:
-    """The player's entry is now `sort_key`, unless the index already holds a better one."""
+@dataclass(frozen=True)
+class Placed:
+    rank: int  # 0-based rank of the player's member after the update
+    in_step: bool  # the index reflects this update's version: the rank is exact
+
+
+def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Placed:
+    """The player's entry is now `sort_key` (change number `version` of the board), unless the
+    index already holds a better one; where the player ranks now."""
     try:
-        _client().eval(_PUT, 2, *_keys(board), str(player_id), sort_key)
+        rank, stored = client().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version))
     except (redis.RedisError, OSError) as error:
-        _stale.add(board)
-        log.error("rank index of %s missed an update (%s); it is rebuilt on next use", board, error)
+        log.error("rank index of %s missed change %s (%s); the next reader catches up", board, version, error)
+        raise RankIndexUnavailable(str(error)) from error
+    return Placed(rank=int(rank), in_step=stored is not None and int(stored) >= version)
+
+
+def catch_up(board: str, entries: list[tuple[int, str]], *, version: int) -> None:
+    """Apply entries the index missed, then mark it as reflecting `version`."""
+    try:
+        script = client().register_script(_CATCH_UP)
+        batches = [entries[i : i + _BATCH] for i in range(0, len(entries), _BATCH)] or [[]]
+        for n, batch in enumerate(batches):
+            last = "1" if n == len(batches) - 1 else "0"
+            script(keys=keys(board), args=[version, last, *(x for p, k in batch for x in (str(p), k))])
+    except (redis.RedisError, OSError) as error:
         raise RankIndexUnavailable(str(error)) from error
 
 
-def rebuild(board: str, entries: Iterable[tuple[int, str]]) -> int:
-    """Replace the board's index by `entries` (player id, sort key); returns how many."""
-    zkey, hkey = _keys(board)
+def rebuild(board: str, entries: Iterable[tuple[int, str]], *, version: int) -> int:
+    """Replace the board's index by `entries` (player id, sort key) reflecting `version`; returns how many."""
+    zkey, hkey, vkey = keys(board)
     try:
-        client = _client()
-        build = client.pipeline(transaction=False)
+        redis_client = client()
+        build = redis_client.pipeline(transaction=False)
         ztmp, htmp = f"{zkey}:rebuild", f"{hkey}:rebuild"
         build.delete(ztmp, htmp)
         count = 0
@@ -81,51 +142,96 @@ def rebuild(board: str, entries: Iterable[tuple[int, str]]) -> int:
             build.hset(htmp, str(player_id), sort_key)
             count += 1
         build.execute()
-        swap = client.pipeline(transaction=True)
+        swap = redis_client.pipeline(transaction=True)
         if count:
             swap.rename(ztmp, zkey).rename(htmp, hkey)
         else:
             swap.delete(zkey, hkey)
+        swap.set(vkey, version)
         swap.execute()
     except (redis.RedisError, OSError) as error:
         raise RankIndexUnavailable(str(error)) from error
-    _stale.discard(board)
     return count
 
 
+@contextmanager
+def rebuilding(board: str) -> Iterator[None]:
+    """One rebuild of a board at a time across processes; RankIndexBusy if another runs."""
+    lock, token = f"lb:rank-rebuild:{board}", uuid.uuid4().hex
+    try:
+        taken = client().set(lock, token, nx=True, ex=_REBUILD_LOCK_SECONDS)
+    except (redis.RedisError, OSError) as error:
+        raise RankIndexUnavailable(str(error)) from error
+    if not taken:
+        raise RankIndexBusy(f"the index of {board} is being rebuilt")
+    try:
+        yield
+    finally:
+        try:
+            if client().get(lock) == token:
+                client().delete(lock)
+        except (redis.RedisError, OSError):
+            pass  # it expires by itself
+
+
+@dataclass(frozen=True)
+class Page:
+    """What one read of a board needs from the index, in one round trip (two around a player)."""
+
+    version: int | None  # the board version the index reflects (None: unknown)
+    total: int
+    keys: list[str]  # sort keys, best first
+    first: int  # 0-based rank of keys[0]
+    my_rank: int | None  # 0-based rank of `mine`
+
+
+def read_page(board: str, *, after: str | None, count: int, mine: str | None, around_me: bool = False) -> Page:
+    """`count` keys after the cursor `after` (or centred on `mine` when `around_me`), the total,
+    the rank of `mine` and the version, read together."""
+    zkey, _, vkey = keys(board)
+    try:
+        pipe = client().pipeline(transaction=False)
+        pipe.get(vkey).zcard(zkey)
+        pipe.zrank(zkey, mine) if mine is not None else pipe.echo("")
+        if not around_me or mine is None:
+            pipe.zrange(zkey, "-" if after is None else f"({after}", "+", bylex=True, offset=0, num=count)
+            pipe.zlexcount(zkey, "-", f"[{after}") if after is not None else pipe.echo("0")
+        version, total, my_rank, *rest = pipe.execute()
+        my_rank = None if my_rank in (None, "") else int(my_rank)
+        if rest:
+            page_keys, first = list(rest[0]), int(rest[1])
+        else:
+            first = 0 if my_rank is None else max(0, my_rank - (count - 1) // 2)  # count is a page + 1
+            # The rank comes first: a second round trip, for this kind of page only.
+            page_keys = list(client().zrange(zkey, first, first + count - 1))
+    except (redis.RedisError, OSError) as error:
+        raise RankIndexUnavailable(str(error)) from error
+    return Page(
+        version=None if version is None else int(version),
+        total=int(total),
+        keys=page_keys,
+        first=first,
+        my_rank=my_rank,
+    )
+
+
 class RedisRanks:
-    """Rank answers for one board from its sorted set (0-based ranks)."""
+    """Rank answers for one board from its sorted set (0-based ranks); the bench and tests use it."""
 
     def __init__(self, board: str) -> None:
-        self.board = board
-        self.key = _keys(board)[0]
-        self.client = _client()
-
-    def needs_rebuild(self) -> bool:
-        if self.board in _stale:
-            return True
-        try:
-            return not self.client.exists(self.key)
-        except (redis.RedisError, OSError) as error:
-            raise RankIndexUnavailable(str(error)) from error
+        self.key = keys(board)[0]
+        self.client = client()
 
     def total(self) -> int:
-        return int(self._call(self.client.zcard, self.key))
+        return int(self.client.zcard(self.key))
 
     def rank(self, sort_key: str) -> int | None:
-        found = self._call(self.client.zrank, self.key, sort_key)
+        found = self.client.zrank(self.key, sort_key)
         return None if found is None else int(found)
 
     def after(self, sort_key: str | None, count: int) -> list[str]:
         low = "-" if sort_key is None else f"({sort_key}"
-        return list(self._call(self.client.zrange, self.key, low, "+", bylex=True, offset=0, num=count))
+        return list(self.client.zrange(self.key, low, "+", bylex=True, offset=0, num=count))
 
     def at(self, offset: int, count: int) -> list[str]:
-        return list(self._call(self.client.zrange, self.key, offset, offset + count - 1))
-
-    @staticmethod
-    def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(*args, **kwargs)
-        except (redis.RedisError, OSError) as error:
-            raise RankIndexUnavailable(str(error)) from error
+        return list(self.client.zrange(self.key, offset, offset + count - 1))

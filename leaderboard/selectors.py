@@ -2,16 +2,23 @@
 
 Ranks and pages come from the Redis index when there is one; without Redis,
 or when it fails in the middle of a request, the same answers come from SQL.
+A read is one query (the board's version and my entry), one Redis round trip
+(version, total, page, my rank) and one query for the page's rows. An index
+behind PostgreSQL's version is brought up to date first, whichever process
+missed the change.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from django.db import connection
 
 from leaderboard import rank_index, standings
 from leaderboard.boards import Board
-from leaderboard.models import BoardEntry, Player
+from leaderboard.models import BoardEntry, BoardVersion, Player
 from leaderboard.ranking import decode_cursor, encode_cursor
 from leaderboard.sql_ranks import SqlRanks
 
@@ -20,12 +27,25 @@ log = logging.getLogger(__name__)
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 100
 
+_E, _V, _P = BoardEntry._meta.db_table, BoardVersion._meta.db_table, Player._meta.db_table
+_ROW = "e.sort_key, e.progress, e.score, e.moves, e.won, e.elapsed_ms, e.result_id, p.username, p.is_guest"
+_MINE = (
+    f"SELECT (SELECT version FROM {_V} WHERE board = %s), {_ROW} FROM (SELECT 1) AS one "
+    f"LEFT JOIN {_E} e ON e.board = %s AND e.player_id = %s LEFT JOIN {_P} p ON p.id = e.player_id"
+)
+_ROWS = f"SELECT {_ROW} FROM {_E} e JOIN {_P} p ON p.id = e.player_id WHERE e.board = %s AND e.sort_key IN "
 
-class Ranks(Protocol):
-    def total(self) -> int: ...
-    def rank(self, sort_key: str) -> int | None: ...
-    def after(self, sort_key: str | None, count: int) -> list[str]: ...
-    def at(self, offset: int, count: int) -> list[str]: ...
+
+class Row(NamedTuple):
+    sort_key: str
+    progress: int
+    score: int
+    moves: int
+    won: bool
+    elapsed_ms: int | None
+    result_id: int
+    username: str
+    is_guest: bool
 
 
 def leaderboard(
@@ -38,81 +58,106 @@ def leaderboard(
 ) -> dict[str, Any]:
     """One page of the board: from the top, after `cursor`, or centred on the viewer's entry."""
     after = decode_cursor(cursor) if cursor is not None else None
-    mine = _own_entry(board, viewer)
+    version, mine = _version_and_mine(board.id, _player_id(viewer))
+    mine_key = mine.sort_key if mine is not None else None
+    page: rank_index.Page | None = None
     if rank_index.enabled():
         try:
-            return _document(board, _redis_ranks(board.id), mine, limit, after, around_me)
+            page = _indexed_page(board.id, version, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
         except rank_index.RankIndexUnavailable as error:
             log.warning("rank index unavailable for %s, answering from SQL: %s", board.id, error)
-    return _document(board, SqlRanks(board.id), mine, limit, after, around_me)
-
-
-def entry_of(*, board: Board, player_id: int) -> dict[str, Any] | None:
-    """A player's entry with its rank now (what a change message carries)."""
-    row = BoardEntry.objects.select_related("player").filter(board=board.id, player_id=player_id).first()
-    if row is None:
-        return None
-    return _entry(board, row, _rank_of(board, row.sort_key))
-
-
-def _redis_ranks(board: str) -> rank_index.RedisRanks:
-    ranks = rank_index.RedisRanks(board)
-    if ranks.needs_rebuild():
-        standings.rebuild_index(board=board)
-    return ranks
-
-
-def _rank_of(board: Board, sort_key: str) -> int:
-    if rank_index.enabled():
-        try:
-            found = _redis_ranks(board.id).rank(sort_key)
-            if found is not None:
-                return found + 1
-        except rank_index.RankIndexUnavailable as error:
-            log.warning("rank index unavailable for %s, answering from SQL: %s", board.id, error)
-    return (SqlRanks(board.id).rank(sort_key) or 0) + 1
-
-
-def _own_entry(board: Board, viewer: Player | None) -> BoardEntry | None:
-    if viewer is None or not viewer.is_authenticated or viewer.is_guest:
-        return None
-    return BoardEntry.objects.select_related("player").filter(board=board.id, player=viewer).first()
-
-
-def _document(
-    board: Board, ranks: Ranks, mine: BoardEntry | None, limit: int, after: str | None, around_me: bool
-) -> dict[str, Any]:
-    my_rank = ranks.rank(mine.sort_key) if mine is not None else None
-    if around_me and my_rank is not None:
-        first = max(0, my_rank - limit // 2)
-        keys = ranks.at(first, limit + 1)
-    else:
-        keys = ranks.after(after, limit + 1)
-        first = 0 if after is None or not keys else (ranks.rank(keys[0]) or 0)
-    more = len(keys) > limit
-    keys = keys[:limit]
-    rows = {
-        row.sort_key: row
-        for row in BoardEntry.objects.select_related("player").filter(board=board.id, sort_key__in=keys)
-    }
+    if page is None:
+        page = _sql_page(board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
+    more = len(page.keys) > limit
+    keys = page.keys[:limit]
+    rows = _rows(board.id, keys)
     # A key whose row was replaced between the two reads is left out rather than shown stale.
-    entries = [_entry(board, rows[key], first + offset + 1) for offset, key in enumerate(keys) if key in rows]
+    entries = [_entry(board, rows[key], page.first + offset + 1) for offset, key in enumerate(keys) if key in rows]
     return {
         "board": board.id,
         "entries": entries,
         "next_cursor": encode_cursor(keys[-1]) if more else None,
-        "total": ranks.total(),
-        "me": _entry(board, mine, my_rank + 1) if mine is not None and my_rank is not None else None,
+        "total": page.total,
+        "me": _entry(board, mine, page.my_rank + 1) if mine is not None and page.my_rank is not None else None,
     }
 
 
-def _entry(board: Board, row: BoardEntry, rank: int) -> dict[str, Any]:
+def entry_of(*, board: Board, player_id: int) -> dict[str, Any] | None:
+    """A player's entry with its rank now (the win screen shows it)."""
+    version, mine = _version_and_mine(board.id, player_id)
+    if mine is None:
+        return None
+    rank: int | None = None
+    if rank_index.enabled():
+        try:
+            rank = _indexed_page(board.id, version, after=None, count=1, mine=mine.sort_key).my_rank
+        except rank_index.RankIndexUnavailable as error:
+            log.warning("rank index unavailable for %s, answering from SQL: %s", board.id, error)
+    if rank is None:
+        rank = SqlRanks(board.id).rank(mine.sort_key) or 0
+    return _entry(board, mine, rank + 1)
+
+
+def entry_document(board: Board, row: Row, rank: int) -> dict[str, Any]:
+    return _entry(board, row, rank)
+
+
+def _indexed_page(
+    board: str, version: int, *, after: str | None, count: int, mine: str | None, around_me: bool = False
+) -> rank_index.Page:
+    page = rank_index.read_page(board, after=after, count=count, mine=mine, around_me=around_me)
+    if page.total == 0 and version > 0:
+        page = replace(page, version=None)  # the set is gone (lost, evicted): rebuild
+    elif page.version is not None and page.version >= version:
+        return page
+    elif page.version is None and version == 0 and page.total == 0:
+        return page  # a board nobody has played
+    # The index missed changes (Redis was away, a worker died after its commit) or one is on its way.
+    standings.sync_index(board=board, indexed=page.version, version=version)
+    return rank_index.read_page(board, after=after, count=count, mine=mine, around_me=around_me)
+
+
+def _sql_page(board: str, *, after: str | None, count: int, mine: str | None, around_me: bool) -> rank_index.Page:
+    ranks = SqlRanks(board)
+    my_rank = ranks.rank(mine) if mine is not None else None
+    if around_me and my_rank is not None:
+        first = max(0, my_rank - (count - 1) // 2)  # count is a page + 1
+        keys = ranks.at(first, count)
+    else:
+        keys = ranks.after(after, count)
+        first = 0 if after is None or not keys else (ranks.rank(keys[0]) or 0)
+    return rank_index.Page(version=None, total=ranks.total(), keys=keys, first=first, my_rank=my_rank)
+
+
+def _player_id(viewer: Player | None) -> int | None:
+    if viewer is None or not viewer.is_authenticated or viewer.is_guest:
+        return None
+    return int(viewer.pk)
+
+
+def _version_and_mine(board: str, player_id: int | None) -> tuple[int, Row | None]:
+    """The board's version and the player's entry, in one query."""
+    with connection.cursor() as cursor:
+        cursor.execute(_MINE, [board, board, player_id])
+        version, *rest = cursor.fetchone()
+    return int(version or 0), (Row(*rest) if rest[0] is not None else None)
+
+
+def _rows(board: str, keys: list[str]) -> dict[str, Row]:
+    if not keys:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_ROWS + "(" + ", ".join(["%s"] * len(keys)) + ")", [board, *keys])
+        return {row[0]: Row(*row) for row in cursor.fetchall()}
+
+
+def _entry(board: Board, row: Row, rank: int) -> dict[str, Any]:
     return {
         "rank": rank,
-        "player": row.player.display_name,
+        "player": "Guest" if row.is_guest else row.username,
         "score": row.score,
         "moves": row.moves,
-        "won": row.won,
+        "won": bool(row.won),
         board.progress_field: row.progress,
         "elapsed_ms": row.elapsed_ms,
         "result": row.result_id,

@@ -24,10 +24,20 @@ def record_result(*, result: Result) -> None:
     stats.count_result(result=result)
     if result.board is None or result.player.is_guest:
         return
-    entry = standings.offer(result=result)
-    if entry is not None:
-        board, player_id, sort_key = entry.board, entry.player_id, entry.sort_key
-        transaction.on_commit(lambda: _board_changed(board, player_id, sort_key), robust=True)
+    change = standings.offer(result=result)
+    if change is not None:
+        row = selectors.Row(
+            sort_key=change.sort_key,
+            progress=standings.rank_key(result).progress,
+            score=result.score,
+            moves=result.moves,
+            won=result.won,
+            elapsed_ms=result.elapsed_ms,
+            result_id=result.pk,
+            username=result.player.username,
+            is_guest=result.player.is_guest,
+        )
+        transaction.on_commit(lambda: _board_changed(change, row), robust=True)
 
 
 def session_progressed(*, session: GameSession) -> None:
@@ -36,13 +46,21 @@ def session_progressed(*, session: GameSession) -> None:
         rooms.member_progressed(session=session)
 
 
-def _board_changed(board_id: str, player_id: int, sort_key: str) -> None:
-    if rank_index.enabled():
+def _board_changed(change: standings.Change, row: selectors.Row) -> None:
+    """Index the change, and push the entry with the rank the index update itself returned."""
+    board = parse_board(change.board)
+    if not rank_index.enabled():
+        entry = selectors.entry_of(board=board, player_id=change.player_id)  # SQL: no index, no Redis layer
+    else:
         try:
-            rank_index.put(board_id, player_id, sort_key)
+            placed = rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
         except rank_index.RankIndexUnavailable:
-            pass  # marked stale there; readers fall back to SQL meanwhile
-    board = parse_board(board_id)
-    entry = selectors.entry_of(board=board, player_id=player_id)
+            return  # no push either (the layer is the same Redis); watchers resync when it is back
+        # Out of step (a change missed or still on its way): the reader's path catches the index up.
+        entry = (
+            selectors.entry_document(board, row, placed.rank + 1)
+            if placed.in_step
+            else selectors.entry_of(board=board, player_id=change.player_id)
+        )
     if entry is not None:
         groups.send(groups.board_group(board.id), {"type": "board.change", "board": board.id, "entry": entry})

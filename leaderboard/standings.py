@@ -1,14 +1,70 @@
-"""Writes to the boards: a player's best verified result per board, and rebuilding the rank index."""
+"""Writes to the boards: a player's best verified result per board, and the board's change counter.
+
+Each change of an entry bumps its board's BoardVersion in the same transaction and stamps the
+entry with the new version, so the Redis index (which stores the version it reflects) can be
+checked and brought up to date by any process (sync_index below).
+"""
 
 from __future__ import annotations
 
-import datetime as dt
+from dataclasses import dataclass
 
+from django.db import connection
 from django.utils import timezone
 
 from leaderboard import rank_index
-from leaderboard.models import BoardEntry, Result
+from leaderboard.models import BoardEntry, BoardVersion, Result
 from leaderboard.ranking import RankKey
+
+_E = BoardEntry._meta.db_table
+_V = BoardVersion._meta.db_table
+
+_COLUMNS = "board, player_id, result_id, progress, score, moves, elapsed_ms, finished_at, won, sort_key, updated_at"
+_REPLACE = """ON CONFLICT (board, player_id) DO UPDATE SET
+    result_id = excluded.result_id, progress = excluded.progress, score = excluded.score,
+    moves = excluded.moves, elapsed_ms = excluded.elapsed_ms, finished_at = excluded.finished_at,
+    won = excluded.won, sort_key = excluded.sort_key, updated_at = excluded.updated_at{version}
+WHERE excluded.sort_key < {table}.sort_key"""
+
+# PostgreSQL: one statement. The bump is skipped when a better entry is already visible; if a
+# concurrent result of the same player wins the row lock, the bump is left without an entry,
+# which only makes the next reader catch up with nothing to apply.
+_PG_OFFER = f"""
+WITH bump AS (
+    INSERT INTO {_V} (board, version)
+    SELECT %s, 1
+    WHERE NOT EXISTS (SELECT 1 FROM {_E} WHERE board = %s AND player_id = %s AND sort_key <= %s)
+    ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
+    RETURNING version
+)
+INSERT INTO {_E} ({_COLUMNS}, version)
+SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, version FROM bump
+{_REPLACE.format(version=", version = excluded.version", table=_E)}
+RETURNING version
+"""
+# Anywhere else (SQLite): the same in three statements.
+_UPSERT = (
+    f"INSERT INTO {_E} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
+    + _REPLACE.format(version="", table=_E)
+    + "\nRETURNING id"
+)
+_BUMP = (
+    f"INSERT INTO {_V} (board, version) VALUES (%s, 1) "
+    f"ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1 RETURNING version"
+)
+_STAMP = f"UPDATE {_E} SET version = %s WHERE id = %s"
+# Above this many missed changes a reader rebuilds the index rather than replay them.
+CATCH_UP_LIMIT = 5000
+
+
+@dataclass(frozen=True)
+class Change:
+    """An entry that changed: what the index and the watchers are told after the commit."""
+
+    board: str
+    player_id: int
+    sort_key: str
+    version: int
 
 
 def rank_key(result: Result) -> RankKey:
@@ -24,51 +80,87 @@ def rank_key(result: Result) -> RankKey:
     )
 
 
-def offer(*, result: Result) -> BoardEntry | None:
-    """Make `result` the player's entry on its board if it is their best; the entry if it changed.
+def offer(*, result: Result, single_statement: bool | None = None) -> Change | None:
+    """Make `result` the player's entry on its board if it is their best; the change if there was one.
 
-    Runs inside the result's transaction; the row lock serialises a player's concurrent results.
+    Runs inside the result's transaction. ON CONFLICT ... WHERE compares with the row as it is once
+    locked, so concurrent results of one player keep the best; the version row serialises the
+    board's changes, so a visible version means every lower one is committed.
     """
     assert result.board is not None
     key = rank_key(result)
-    candidate = BoardEntry(
-        board=result.board,
-        player_id=result.player_id,
-        result=result,
-        progress=key.progress,
-        score=result.score,
-        moves=result.moves,
-        elapsed_ms=result.elapsed_ms,
-        finished_at=result.finished_at,
-        won=result.won,
-        sort_key=key.sort_key(),
-    )
-    BoardEntry.objects.bulk_create([candidate], ignore_conflicts=True)
-    entry = BoardEntry.objects.select_for_update().get(board=result.board, player_id=result.player_id)
-    if entry.result_id == result.pk:
-        return entry
-    if entry.sort_key <= candidate.sort_key:
-        return None  # a better (or the same) result already stands
-    candidate.pk = entry.pk
-    candidate.save()
-    return candidate
+    adapt = connection.ops.adapt_datetimefield_value
+    values = [
+        result.board,
+        result.player_id,
+        result.pk,
+        key.progress,
+        result.score,
+        result.moves,
+        result.elapsed_ms,
+        adapt(result.finished_at),
+        result.won,
+        key.sort_key(),
+        adapt(timezone.now()),  # updated_at
+    ]
+    if single_statement is None:
+        single_statement = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        if single_statement:
+            cursor.execute(_PG_OFFER, [result.board, result.board, result.player_id, key.sort_key(), *values])
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            version = int(row[0])
+        else:
+            cursor.execute(_UPSERT, values)
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            cursor.execute(_BUMP, [result.board])
+            version = int(cursor.fetchone()[0])
+            cursor.execute(_STAMP, [version, row[0]])
+    return Change(board=result.board, player_id=result.player_id, sort_key=key.sort_key(), version=version)
 
 
 def rebuild_index(*, board: str) -> int:
-    """Rebuild the board's Redis index from PostgreSQL; entries that change meanwhile are re-applied."""
-    started = timezone.now()
-    count = rank_index.rebuild(board, _entries(board))
-    # An update whose Redis write landed in the old set just before the swap is not lost.
-    for player_id, sort_key in _entries(board, since=started - dt.timedelta(seconds=5)):
-        rank_index.put(board, player_id, sort_key)
-    return count
+    """Rebuild the board's Redis index from PostgreSQL; returns how many entries it holds.
+
+    The version is read first: every change up to it is in the entries read after it, and a
+    change after it (even one whose Redis write lands in the old set before the swap) has a
+    higher version, which the next reader catches up with.
+    """
+    version = board_version(board)
+    return rank_index.rebuild(board, all_entries(board), version=version)
 
 
-def _entries(board: str, since: dt.datetime | None = None) -> list[tuple[int, str]]:
-    rows = BoardEntry.objects.filter(board=board)
-    if since is not None:
-        rows = rows.filter(updated_at__gte=since)
+def sync_index(*, board: str, indexed: int | None, version: int) -> None:
+    """Bring the board's index (reflecting `indexed`, None: unknown) up to `version`.
+
+    Missed changes are few (a Redis blip, a worker killed after its commit, a write still on its
+    way): apply just those. An unknown or far-behind index is rebuilt by one process at a time;
+    RankIndexBusy meanwhile, and readers answer from SQL.
+    """
+    if indexed is not None and version - indexed <= CATCH_UP_LIMIT:
+        rank_index.catch_up(board, entries_since(board, indexed), version=version)
+        return
+    with rank_index.rebuilding(board):
+        rebuild_index(board=board)
+
+
+def board_version(board: str) -> int:
+    found = BoardVersion.objects.filter(board=board).values_list("version", flat=True).first()
+    return int(found or 0)
+
+
+def entries_since(board: str, version: int) -> list[tuple[int, str]]:
+    """(player id, sort key) of the entries changed after `version` (the (board, version) index)."""
+    rows = BoardEntry.objects.filter(board=board, version__gt=version).order_by()
     return list(rows.values_list("player_id", "sort_key"))
+
+
+def all_entries(board: str) -> list[tuple[int, str]]:
+    return list(BoardEntry.objects.filter(board=board).order_by().values_list("player_id", "sort_key"))
 
 
 def all_boards() -> list[str]:

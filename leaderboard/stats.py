@@ -5,24 +5,38 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db import connection
+
 from leaderboard.models import PlayerStats, Result
+
+_S = PlayerStats._meta.db_table
+_COUNT = f"""
+INSERT INTO {_S} (player_id, variant, games, wins, best_score, daily_streak, best_daily_streak)
+VALUES (%s, %s, 1, %s, %s, 0, 0)
+ON CONFLICT (player_id, variant) DO UPDATE SET
+    games = {_S}.games + 1,
+    wins = {_S}.wins + excluded.wins,
+    best_score = CASE WHEN {_S}.best_score IS NULL OR excluded.best_score > {_S}.best_score
+                      THEN excluded.best_score ELSE {_S}.best_score END
+RETURNING id
+"""
 
 
 def count_result(*, result: Result) -> None:
-    """Inside the result's transaction: add it to its player's statistics of its variant."""
+    """Inside the result's transaction: add it to its player's statistics of its variant.
+
+    One upsert; the row it locks serialises a player's concurrent results of a variant.
+    """
     variant = result.deal.variant
-    PlayerStats.objects.bulk_create([PlayerStats(player_id=result.player_id, variant=variant)], ignore_conflicts=True)
-    stats = PlayerStats.objects.select_for_update().get(player_id=result.player_id, variant=variant)
-    stats.games += 1
-    stats.wins += int(result.won)
-    stats.best_score = result.score if stats.best_score is None else max(stats.best_score, result.score)
+    with connection.cursor() as cursor:
+        cursor.execute(_COUNT, [result.player_id, variant, int(result.won), result.score])
+        (stats_id,) = cursor.fetchone()
     if result.daily_id is not None and (result.board or "").startswith("daily:"):
         # Results of two days can arrive out of order (an attempt closed at 01:00 the next day):
         # recount from the dates rather than extend a counter.
         days = _ranked_daily_dates(result.player_id, variant)
-        stats.last_daily = days[-1]
-        stats.daily_streak, stats.best_daily_streak = _streaks(days)
-    stats.save()
+        streak, best = _streaks(days)
+        PlayerStats.objects.filter(pk=stats_id).update(last_daily=days[-1], daily_streak=streak, best_daily_streak=best)
 
 
 def _ranked_daily_dates(player_id: int, variant: str) -> list[dt.date]:

@@ -11,12 +11,9 @@ from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connections
 
-from leaderboard import rank_index
-
 
 @pytest.fixture(autouse=True)
 def _empty_rank_index() -> Iterator[None]:
-    rank_index._stale.clear()
     if settings.REDIS_URL:
         client = redis.Redis.from_url(settings.REDIS_URL)
         keys = list(client.scan_iter("lb:rank*"))

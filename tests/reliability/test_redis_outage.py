@@ -110,12 +110,6 @@ def test_play_goes_on_without_redis_and_the_boards_come_back_right(stack: Stack)
     assert redis_board(stack) == sql_board(stack)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="leaderboard/rank_index.py keeps the stale-board marker (_stale) per process: a process "
-    "whose own index update did not fail trusts an index that missed results while Redis was away, "
-    "until `manage.py rebuild_ranks` runs",
-)
 def test_another_process_does_not_trust_an_index_that_missed_the_outage(stack: Stack) -> None:
     writer, reader = stack.daphne(), stack.daphne()
     bob, alice = Api(writer.http), Api(writer.http)

@@ -7,16 +7,21 @@ groups named in leaderboard.groups; these consumers pass them on.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.utils import timezone
 
 from config.errors import BadRequest, NotAuthenticated, ServiceError
 from config.ws import JsonConsumer
 from leaderboard import groups, rooms, selectors
 from leaderboard.boards import parse_board
+from leaderboard.hub import hub_for
 from leaderboard.models import Player
 
 CLOSE_UNAUTHORIZED = 4401
@@ -26,19 +31,73 @@ CLOSE_NOT_FOUND = 4404
 COALESCE_SECONDS = 0.25
 
 
+PAUSED = (
+    "Live updates are paused: the server cannot reach its message service. "
+    "This page shows the state when you opened it and refreshes by itself when live updates resume."
+)
+
+
 def _viewer(scope: dict[str, Any]) -> Player | None:
     user = scope.get("user")
     return user if isinstance(user, Player) and user.is_authenticated else None
 
 
-class LeaderboardConsumer(JsonConsumer):
+class LiveConsumer(JsonConsumer):
+    """A socket fed by its process's hub (leaderboard.hub) rather than a channel of its own.
+
+    The hub hands group messages to `deliver`, which queues them in `self.inbox`; while the
+    channel layer is away the socket stays open, is told so once, and gets `resync()` when live
+    updates resume.
+    """
+
+    group = ""
+    paused = False
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.base_send = send
+        try:
+            await await_many_dispatch([receive, self.inbox.get], self.dispatch)
+        except StopConsumer:
+            pass
+        finally:
+            if self.group and self.channel_layer is not None:
+                hub_for(self.channel_layer).leave(self.group, self)
+
+    async def join(self, group: str) -> bool:
+        """Join before reading what to send first, so no change committed meanwhile is lost."""
+        self.group = group
+        if self.channel_layer is None:
+            return True
+        return await hub_for(self.channel_layer).join(group, self)
+
+    async def deliver(self, message: dict[str, Any]) -> None:
+        """From the hub: handled in this socket's own turn (a handler may wait on the database)."""
+        self.inbox.put_nowait(message)
+
+    async def live_paused(self, event: dict[str, Any]) -> None:
+        if not self.paused:
+            self.paused = True
+            await self.send_error(503, PAUSED)
+
+    async def live_resumed(self, event: dict[str, Any]) -> None:
+        if self.paused:
+            self.paused = False
+            await self.resync()
+
+    async def resync(self) -> None:
+        """Send the whole state again: changes made while live updates were paused were not pushed."""
+
+
+class LeaderboardConsumer(LiveConsumer):
     """`/ws/leaderboards/{board}/`: a snapshot, then each change; a burst is coalesced.
 
     Within one coalescing window a single changed entry is sent as a change; several are
     replaced by one fresh snapshot, so a watcher always ends at the board's true state.
     """
 
-    group = ""
     flusher: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -55,15 +114,32 @@ class LeaderboardConsumer(JsonConsumer):
             await self.close(code=CLOSE_NOT_FOUND if error.status == 404 else CLOSE_BAD_REQUEST)
             return
         # Join first: a change committed while the snapshot is read still arrives after it.
-        self.group = groups.board_group(self.board.id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_json({"type": "snapshot", **await self._snapshot()})
+        async with self.sending:  # a change delivered meanwhile waits for the snapshot to go first
+            live = await self.join(groups.board_group(self.board.id))
+            await self.send_json({"type": "snapshot", **await self._snapshot()})
+        if not live:
+            await self.live_paused({})
 
     async def disconnect(self, code: int) -> None:
         if self.flusher is not None:
             self.flusher.cancel()
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def resync(self) -> None:
+        async with self.sending:
+            await self.send_json({"type": "snapshot", **await self._snapshot()})
+
+    async def deliver(self, message: dict[str, Any]) -> None:
+        if message["type"] != "board.change":
+            await super().deliver(message)
+            return
+        loop = asyncio.get_running_loop()
+        if self.flusher is None and not self.pending and not self.sending.locked() and loop.time() >= self.next_send:
+            # The usual case: nothing waiting and the spacing past, so send now, in the hub's turn
+            # (a task and a lock per watcher were most of a 1,000-watcher fan-out's cost).
+            self.next_send = loop.time() + COALESCE_SECONDS
+            await self.send(text_data=_change_text(message))
+            return
+        await self.board_change(message)
 
     async def board_change(self, event: dict[str, Any]) -> None:
         player = event["entry"]["player"]
@@ -83,7 +159,7 @@ class LeaderboardConsumer(JsonConsumer):
             pending, self.pending = self.pending, {}
             if len(pending) == 1:
                 (event,) = pending.values()
-                await self.send_json({"type": "change", "entry": event["entry"], "board": event["board"]})
+                await self.send(text_data=_change_text(event))
             elif pending:
                 await self.send_json({"type": "snapshot", **await self._snapshot()})
             # Spaced from when a message went out, not from when it was begun (a snapshot takes a query).
@@ -93,6 +169,17 @@ class LeaderboardConsumer(JsonConsumer):
         return await database_sync_to_async(selectors.leaderboard)(
             board=self.board, viewer=self.viewer, limit=self.limit
         )
+
+
+def _change_text(event: dict[str, Any]) -> str:
+    """The change frame, encoded once per message for all of a process's watchers (the hub hands
+    them the same dict)."""
+    text = event.get("_text")
+    if text is None:
+        text = event["_text"] = json.dumps(
+            {"type": "change", "entry": event["entry"], "board": event["board"]}, separators=(",", ":")
+        )
+    return str(text)
 
 
 def _limit(scope: dict[str, Any]) -> int:
@@ -115,10 +202,8 @@ def _you(room_id: str, viewer: Player | None) -> dict[str, Any]:
     return rooms.you_in(rooms.room_for(room_id), viewer)
 
 
-class RoomConsumer(JsonConsumer):
+class RoomConsumer(LiveConsumer):
     """`/ws/rooms/{room id}/`: the room on every change; the host may send {"type": "start"}."""
-
-    group = ""
 
     async def connect(self) -> None:
         await self.accept()
@@ -130,14 +215,16 @@ class RoomConsumer(JsonConsumer):
             await self.send_refusal(error)
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.seen = (document["state"], len(document["players"]))
-        self.group = groups.room_group(document["id"])
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_json({"type": "room", **document, "you": self.you})
+        # Joined first, then read again: a change made meanwhile is not lost.
+        live = await self.join(groups.room_group(document["id"]))
+        await self.resync()
+        if not live:
+            await self.live_paused({})
 
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def resync(self) -> None:
+        document, self.you = await database_sync_to_async(_room_view)(self.room_id, self.viewer)
+        self.seen = (document["state"], len(document["players"]))
+        await self.send_json({"type": "room", **document, "you": self.you})
 
     async def receive_message(self, message: dict[str, Any]) -> None:
         if message["type"] != "start":

@@ -11,6 +11,8 @@ from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connections
 
+from leaderboard.hub import close_hub
+
 
 @pytest.fixture(autouse=True)
 def _empty_rank_index() -> Iterator[None]:
@@ -28,5 +30,6 @@ async def socket_cleanup() -> AsyncIterator[None]:
     """After a socket test: close the sync worker thread's database connection, and drop the
     channel layer, whose receive lock belongs to this test's event loop and would trip the next."""
     yield
+    await close_hub()
     await database_sync_to_async(connections.close_all)()
     channel_layers.backends.clear()

@@ -18,9 +18,9 @@ from channels.utils import await_many_dispatch
 from django.utils import timezone
 
 from config.errors import BadRequest, NotAuthenticated, ServiceError
-from config.ws import JsonConsumer
+from config.ws import JsonConsumer, in_database_thread
 from leaderboard import groups, rooms, selectors
-from leaderboard.boards import parse_board
+from leaderboard.boards import Board, parse_board
 from leaderboard.hub import hub_for
 from leaderboard.models import Player
 
@@ -105,6 +105,7 @@ class LeaderboardConsumer(LiveConsumer):
         self.viewer = _viewer(self.scope)
         self.pending: dict[str, dict[str, Any]] = {}
         self.next_send = 0.0
+        self.changed_at = 0.0  # loop time of the latest change handed to this socket
         self.sending = asyncio.Lock()
         try:
             self.board = parse_board(self.scope["url_route"]["kwargs"]["board"], today=timezone.now().date())
@@ -142,6 +143,7 @@ class LeaderboardConsumer(LiveConsumer):
         await self.board_change(message)
 
     async def board_change(self, event: dict[str, Any]) -> None:
+        self.changed_at = asyncio.get_running_loop().time()
         player = event["entry"]["player"]
         self.pending.pop(player, None)  # keep the latest per player, in the order of the latest
         self.pending[player] = event
@@ -161,14 +163,39 @@ class LeaderboardConsumer(LiveConsumer):
                 (event,) = pending.values()
                 await self.send(text_data=_change_text(event))
             elif pending:
-                await self.send_json({"type": "snapshot", **await self._snapshot()})
+                await self.send_json({"type": "snapshot", **await self._snapshot(since=self.changed_at)})
             # Spaced from when a message went out, not from when it was begun (a snapshot takes a query).
             self.next_send = loop.time() + COALESCE_SECONDS
 
-    async def _snapshot(self) -> dict[str, Any]:
-        return await database_sync_to_async(selectors.leaderboard)(
-            board=self.board, viewer=self.viewer, limit=self.limit
-        )
+    async def _snapshot(self, since: float | None = None) -> dict[str, Any]:
+        """The board now: a read begun after `since` (default: begun now, e.g. after joining)."""
+        if self.viewer is None:
+            loop = asyncio.get_running_loop()
+            return await _shared_snapshot(self.board, self.limit, since=loop.time() if since is None else since)
+        return await in_database_thread(_read_snapshot)(self.board, self.viewer, self.limit)
+
+
+def _read_snapshot(board: Board, viewer: Player | None, limit: int) -> dict[str, Any]:
+    return selectors.leaderboard(board=board, viewer=viewer, limit=limit)
+
+
+# Anonymous watchers of a board in this process see the same document: a burst's coalesced
+# snapshots share one read, provided it began after the change that made the watcher want it.
+_reads: dict[tuple[str, int], tuple[float, asyncio.Future[dict[str, Any]]]] = {}
+
+
+async def _shared_snapshot(board: Board, limit: int, *, since: float) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    key = (board.id, limit)
+    found = _reads.get(key)
+    if found is not None:
+        started, read = found
+        usable = started >= since and read.get_loop() is loop
+        if usable and not (read.done() and (read.cancelled() or read.exception() is not None)):
+            return await asyncio.shield(read)
+    read = asyncio.ensure_future(in_database_thread(_read_snapshot)(board, None, limit))
+    _reads[key] = (loop.time(), read)
+    return await asyncio.shield(read)
 
 
 def _change_text(event: dict[str, Any]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -11,6 +12,7 @@ from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connections
 
+from config.ws import release_database_threads
 from leaderboard.hub import close_hub
 
 
@@ -32,4 +34,5 @@ async def socket_cleanup() -> AsyncIterator[None]:
     yield
     await close_hub()
     await database_sync_to_async(connections.close_all)()
+    await asyncio.to_thread(release_database_threads)  # the snapshot reads' kept connections
     channel_layers.backends.clear()

@@ -153,3 +153,20 @@ async def test_a_bad_board_is_refused_and_closed() -> None:
     refusal = await watcher.receive_json_from()
     assert refusal["type"] == "error" and refusal["status"] == 400 and "game code" in refusal["error"]["message"]
     assert (await watcher.receive_output())["code"] == 4400
+
+
+async def test_anonymous_watchers_sharing_a_snapshot_read_both_end_at_the_true_state() -> None:
+    watchers = [await _watch(), await _watch()]
+    states = [(await w.receive_json_from())["entries"] for w in watchers]
+
+    def burst() -> None:
+        for i in range(6):  # inside one coalescing window: a change, then a shared snapshot
+            make_result(named(f"s{i}"), RUSSIAN_WIN, LOG[: 20 + 10 * i])
+
+    await database_sync_to_async(burst)()
+    for n, watcher in enumerate(watchers):
+        while not await watcher.receive_nothing(0.6):
+            states[n] = _apply(states[n], await watcher.receive_json_from())
+        await watcher.disconnect()
+    truth = await database_sync_to_async(_true_entries)()
+    assert states == [truth, truth] and len(truth) == 6

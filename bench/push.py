@@ -32,7 +32,8 @@ from games.engine import GameCode  # noqa: E402
 async def drive(stack: Stack, tokens: list[str], args: argparse.Namespace) -> int:
     code = GameCode.from_variant("SP1-S2C", 424_242)
     board = f"code:{code}"
-    rounds = args.rounds + 1  # round 0 warms the workers up and is not counted
+    warm = len(stack.ports)  # one uncounted round per worker: a cold process's first result is not push
+    rounds = args.rounds + warm
     logs = [legal_log(code, 40 + 10 * r, seed=r) for r in range(rounds)]
     arrivals: list[list[float]] = [[] for _ in range(rounds)]
     round_no = -1
@@ -83,14 +84,14 @@ async def drive(stack: Stack, tokens: list[str], args: argparse.Namespace) -> in
             deadline = time.perf_counter() + args.wait
             while len(arrivals[r]) < len(sockets) and time.perf_counter() < deadline:
                 await asyncio.sleep(0.01)
-            label = f"{r} (warm-up)" if r == 0 else str(r)
+            label = f"{r} (warm-up)" if r < warm else str(r)
             heard = f"{len(arrivals[r]):,}/{len(sockets):,}"
             print(f"  round {label}: POST answered in {post_ms:.1f} ms, {heard} watchers heard it")
         for ws in sockets:
             await ws.close()
         for task in listeners:
             task.cancel()
-    everything = [t for got in arrivals[1:] for t in got]
+    everything = [t for got in arrivals[warm:] for t in got]
     missed = sum(len(sockets) - len(got) for got in arrivals)
     print(f"\nlive push: {args.subscribers:,} watchers, {args.rounds} verified results, {args.workers} daphne workers")
     print(summary("  change received (from the POST being sent)", everything))
@@ -109,7 +110,7 @@ def main() -> int:
         parser.error("bounded load: at most 5,000 watchers and 50 rounds")
     with Stack(workers=args.workers, conn_max_age=0, time_limit=180 + args.subscribers / 20) as stack:
         stack.django()
-        tokens = [token for _, token in make_players(args.rounds + 1)]
+        tokens = [token for _, token in make_players(args.rounds + args.workers)]
         return asyncio.run(drive(stack, tokens, args))
 
 

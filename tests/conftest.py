@@ -68,10 +68,15 @@ def unlimited_actions(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _close_socket_thread_connections() -> Iterator[None]:
+def _close_socket_thread_connections(django_db_setup: None) -> Iterator[None]:
     """The play sockets' database threads keep their connections; let go of them before the test
     database is dropped."""
     yield
+    from django.db import connections
+
     from config.ws import release_database_threads
 
     release_database_threads()
+    for connection in connections.all():
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()  # pooled connections would also keep the test database in use

@@ -34,6 +34,7 @@ from leaderboard.models import Player, Result
 log = logging.getLogger(__name__)
 
 MAX_TOKEN_CHARS = 32
+GAME_OVER = "This game is over: it accepts no more actions."
 
 
 # ------------------------------------------------------------------ starting
@@ -210,11 +211,11 @@ def _load(player: Player, key: uuid.UUID) -> tuple[GameSession, Game]:
 
 def _judge(session: GameSession, game: Game, token: str, now: dt.datetime) -> Action:
     """The engine's verdict on `token` (the game changes only if it is legal)."""
-    if session.daily is not None and not session.finished and now >= session.daily.publishes_at:
-        _close_daily_attempt(session.id)
-        raise Conflict("This game is over: it accepts no more actions.")
     if session.finished:
-        raise Conflict("This game is over: it accepts no more actions.")
+        raise Conflict(GAME_OVER)
+    if session.daily is not None and now >= session.daily.publishes_at:
+        _close_daily_attempt(session.id)  # its own transaction: the attempt stays ended
+        raise Conflict(GAME_OVER)
     position = session.action_count + 1
     if len(token) > MAX_TOKEN_CHARS:
         raise Unprocessable("That is not an action token.", index=position, token=token[:MAX_TOKEN_CHARS])
@@ -250,23 +251,22 @@ def _append_winning(
 
 
 def finish_session(*, player: Player, session_id: object, now: dt.datetime | None = None) -> tuple[GameSession, Game]:
-    """The player gives up: the game ends as it stands and its log is verified."""
+    """The player gives up: the game ends as it stands and its log is verified.
+
+    A daily attempt given up after its day's publication ended at that moment.
+    """
     now = now or timezone.now()
     with transaction.atomic():
         session = session_for(player=player, session_id=session_id, lock=True)
-        _refuse_if_over(session, now)
+        if session.finished:
+            raise Conflict(GAME_OVER)
+        if session.daily is not None:
+            now = min(now, session.daily.publishes_at)
         game = live.game_for(session)
         _finish_locked(session, game, now=now)
         transaction.on_commit(lambda: live.forget(session.id), robust=True)
         transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
     return session, game
-
-
-def _refuse_if_over(session: GameSession, now: dt.datetime) -> None:
-    if session.daily is not None and not session.finished and now >= session.daily.publishes_at:
-        _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
-    if session.finished:
-        raise Conflict("This game is over: it accepts no more actions.")
 
 
 def _progress(game: Game) -> int:

@@ -178,3 +178,29 @@ def test_reading_a_daily_board_after_one_oclock_closes_its_open_attempts(player:
     assert [(e["player"], e["moves"], e["score"]) for e in board["entries"]] == [(player.username, 1, 499)]
     session.refresh_from_db()
     assert session.finished_at == NEXT_DAY + dt.timedelta(hours=1)
+
+
+@pytest.mark.django_db
+def test_giving_up_a_daily_after_its_publication_ends_it_at_one_oclock(player: Player) -> None:
+    session, _ = services.start_session(player=player, daily="SD1-S4", now=NOON)
+    services.apply_action(player=player, session_id=session.pk, token="D", now=NOON + dt.timedelta(minutes=1))
+    late = NEXT_DAY + dt.timedelta(hours=3)
+    finished, _ = services.finish_session(player=player, session_id=session.pk, now=late)
+    assert finished.finished_at == NEXT_DAY + dt.timedelta(hours=1)
+    assert Result.objects.get(session=session).elapsed_ms == (13 * 60) * 60 * 1000
+    from config.errors import Conflict
+
+    with pytest.raises(Conflict):
+        services.apply_action(player=player, session_id=session.pk, token="D", now=late)
+
+
+@pytest.mark.django_db
+def test_an_action_after_the_publication_ends_the_attempt_and_is_refused(player: Player) -> None:
+    from config.errors import Conflict
+
+    session, _ = services.start_session(player=player, daily="SD1-S4", now=NOON)
+    with pytest.raises(Conflict, match="over"):
+        services.apply_action(player=player, session_id=session.pk, token="1:1>2", now=NEXT_DAY + dt.timedelta(hours=2))
+    session.refresh_from_db()
+    assert session.finished_at == NEXT_DAY + dt.timedelta(hours=1)
+    assert Result.objects.get(session=session).moves == 0

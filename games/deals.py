@@ -33,9 +33,10 @@ def fresh_code(variant: str) -> GameCode:
 def deal_for(code: GameCode) -> Deal:
     """The stored Deal of a code, made on first use (safe under concurrent first uses)."""
     text = str(code)
-    deal = Deal.objects.filter(code=text).first()
-    if deal is not None:
-        return deal
+    try:
+        return Deal.objects.get(code=text)
+    except Deal.DoesNotExist:
+        pass
     try:
         with transaction.atomic():
             return Deal.objects.create(code=text, game=code.game, variant=code.variant, number=code.number)

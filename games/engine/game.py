@@ -350,6 +350,22 @@ class Game:
     def _is_won(self) -> bool:
         raise NotImplementedError
 
+    def _group_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
+        """What every game checks of moving the top ``n`` cards of column ``s`` onto ``t``,
+        before its own rules: the columns exist, and that many face-up cards are there."""
+        cols = self._cols
+        if not (0 <= s < len(cols) and 0 <= t < len(cols)):
+            return column_range(self, s, t)
+        if n < 1:
+            return IllegalAction("move_no_cards")
+        size = len(cols[s])
+        if not size:
+            return IllegalAction("column_empty", {"column": s + 1})
+        up = size - self._down[s]
+        if n > up:
+            return IllegalAction("not_enough_face_up", {"column": s + 1, "up": up})
+        return None
+
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         raise NotImplementedError
 

@@ -80,18 +80,11 @@ class RussianGame(Game):
         return None
 
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
-        cols = self._cols
-        if not (0 <= s < len(cols) and 0 <= t < len(cols)):
-            return column_range(self, s, t)
-        if n < 1:
-            return IllegalAction("move_no_cards")
-        col = cols[s]
+        refusal = self._group_refusal(s, n, t)
+        if refusal is not None:
+            return refusal
+        col = self._cols[s]
         size = len(col)
-        if not size:
-            return IllegalAction("column_empty", {"column": s + 1})
-        up = size - self._down[s]
-        if n > up:
-            return IllegalAction("not_enough_face_up", {"column": s + 1, "up": up})
         if n > MAX_GROUP:
             return IllegalAction("group_too_big", {"limit": MAX_GROUP, "count": n})
         return self._fit_refusal(col[size - n], t)

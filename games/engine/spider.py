@@ -9,7 +9,7 @@ from .actions import DEAL, Action, Move
 from .cards import NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
 from .errors import IllegalAction
-from .game import Game, Record, column_range
+from .game import Game, Record
 
 # The card one rank lower of the same suit, or -1 below an ace.
 _LOWER_SAME: Final[tuple[int, ...]] = tuple(c - 1 if c % 13 else -1 for c in range(52))
@@ -53,18 +53,12 @@ class SpiderGame(Game):
     # ------------------------------------------------------------------ moves
 
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
+        refusal = self._group_refusal(s, n, t)
+        if refusal is not None:
+            return refusal
         cols = self._cols
-        if not (0 <= s < len(cols) and 0 <= t < len(cols)):
-            return column_range(self, s, t)
-        if n < 1:
-            return IllegalAction("move_no_cards")
         col = cols[s]
         size = len(col)
-        if not size:
-            return IllegalAction("column_empty", {"column": s + 1})
-        up = size - self._down[s]
-        if n > up:
-            return _only(s, up)
         start = size - n
         bottom = col[start]
         if n > 1:
@@ -259,10 +253,6 @@ class SpiderGame(Game):
             if tier:
                 return tier[0]
         raise AssertionError("targets was not empty")
-
-
-def _only(s: int, up: int) -> IllegalAction:
-    return IllegalAction("not_enough_face_up", {"column": s + 1, "up": up})
 
 
 def _not_a_run(c: int, below: int) -> IllegalAction:

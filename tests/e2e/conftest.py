@@ -61,6 +61,8 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
     from django.db import connection
 
     if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):  # CI installs it: a missing browser there is a failure, not a skip
+            pytest.fail("Debian's chromium is not installed: scripts/chromium.sh should have installed it")
         pytest.skip("Debian's chromium is not installed (scripts/chromium.sh)")
     if connection.vendor != "postgresql":
         pytest.skip("the browser tests run on PostgreSQL (set DATABASE_URL)")

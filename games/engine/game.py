@@ -108,6 +108,7 @@ class Game:
     ) -> None:
         self.code = code
         self.layout = LAYOUTS[code.game]
+        self._configure(code)
         self._cols = columns
         self._down = down
         self._stock = stock
@@ -119,6 +120,9 @@ class Game:
         self._moves = moves
         self._history = deque(maxlen=UNDO_LIMIT)
         self._won = self._is_won()
+
+    def _configure(self, code: GameCode) -> None:
+        """What a variant sets from its code before play (its rule, its goal); nothing here."""
 
     def initial_score(self) -> int:
         return 500

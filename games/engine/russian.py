@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from .actions import Action, FromFoundation, Move, ToFoundation
@@ -34,19 +33,8 @@ class RussianGame(Game):
 
     _classic: bool
 
-    def _setup(
-        self,
-        code: GameCode,
-        columns: list[list[int]],
-        down: list[int],
-        stock: list[int],
-        removed: Sequence[int] = (),
-        foundations: Sequence[Sequence[int]] = ((), (), (), ()),
-        score: int | None = None,
-        moves: int = 0,
-    ) -> None:
+    def _configure(self, code: GameCode) -> None:
         self._classic = code.rule == "C"
-        super()._setup(code, columns, down, stock, removed, foundations, score, moves)
 
     def initial_score(self) -> int:
         return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from .actions import DEAL, Action, Move
@@ -30,22 +29,11 @@ class SpiderGame(Game):
     _floor: bool
     _goal: int
 
-    def _setup(
-        self,
-        code: GameCode,
-        columns: list[list[int]],
-        down: list[int],
-        stock: list[int],
-        removed: Sequence[int] = (),
-        foundations: Sequence[Sequence[int]] = ((), (), (), ()),
-        score: int | None = None,
-        moves: int = 0,
-    ) -> None:
+    def _configure(self, code: GameCode) -> None:
         spider = code.game == "SP"
         self._classic = code.rule == "C"
         self._floor = spider
         self._goal = 8 if spider else 4
-        super()._setup(code, columns, down, stock, removed, foundations, score, moves)
 
     def _is_won(self) -> bool:
         return len(self._removed) >= self._goal

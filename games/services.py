@@ -61,6 +61,7 @@ def start_session(
     if daily is not None:
         return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now)
     game_code = parse_code(code) if code is not None else fresh_code(parse_variant_or_refuse(variant))
+    game = Game.from_code(game_code)
     session = GameSession.objects.create(
         player=player,
         deal=deal_for(game_code),
@@ -69,8 +70,9 @@ def start_session(
         conceal_code=conceal_code,
         in_room=in_room,
         started_at=now,
-        score=Game.from_code(game_code).score,
+        score=game.score,
     )
+    live.put(session, game)  # the first view and action need not deal it again
     return session, True
 
 
@@ -80,21 +82,20 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
     ranked = GameSession.objects.filter(player=player, daily=the_daily, ranked=True).first()
     if ranked is not None and not ranked.finished:
         return ranked, False
-    start_score = Game.from_code(the_daily.deal.code).score
+    game = Game.from_code(the_daily.deal.code)
     fields: dict[str, Any] = {
         "player": player,
         "deal": the_daily.deal,
         "daily": the_daily,
         "started_at": now,
-        "score": start_score,
+        "score": game.score,
     }
     if ranked is None and not player.is_guest and dailies.accepts_ranked_attempts(the_daily, now):
         try:
             with transaction.atomic():
-                return (
-                    GameSession.objects.create(**fields, ranked=True, board=the_daily.board),
-                    True,
-                )
+                session = GameSession.objects.create(**fields, ranked=True, board=the_daily.board)
+            live.put(session, game)
+            return session, True
         except IntegrityError:  # a concurrent request made the ranked attempt first
             existing = GameSession.objects.get(player=player, daily=the_daily, ranked=True)
             if not existing.finished:
@@ -104,7 +105,9 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
         open_one = GameSession.objects.filter(player=player, daily=the_daily, finished_at=None).first()
         if open_one is not None:
             return open_one, False
-    return GameSession.objects.create(**fields, ranked=False, board=None), True
+    session = GameSession.objects.create(**fields, ranked=False, board=None)
+    live.put(session, game)
+    return session, True
 
 
 # ------------------------------------------------------------------- playing

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MAX_TOKEN_CHARS = 32
 GAME_OVER = "This game is over: it accepts no more actions."
+RACED = "This game was changing while your action arrived. Look at it again and retry."
 
 
 # ------------------------------------------------------------------ starting
@@ -157,7 +158,7 @@ def apply_action(
             return session, game
         try:
             action = _judge(session, game, token, now)
-        except (ServiceError, EngineError):
+        except ServiceError:
             if stored_position(key) != (session.action_count, session.finished):
                 continue  # judged on a stale state: judge again on the stored one
             live.put(session, game)  # refused: nothing changed
@@ -179,7 +180,7 @@ def apply_action(
         live.put(session, game)
         transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
         return session, game
-    raise Conflict("This game was changing while your action arrived. Look at it again and retry.")
+    raise Conflict(RACED)
 
 
 def _answer_resend(session: GameSession, token: str, at: int) -> None:
@@ -243,7 +244,7 @@ def _append_winning(
         locked = session_for(player=player, session_id=session.id, lock=True)
         if (locked.action_count, locked.finished) != (session.action_count, False):
             live.forget(session.id)
-            raise Conflict("This game was changing while your action arrived. Look at it again and retry.")
+            raise Conflict(RACED)
         position = locked.action_count + 1
         GameAction.objects.create(session=locked, seq=position, token=str(action))
         _copy_counters(locked, game, action_count=position)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.loopback import service_env
+
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here are plain sync code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -67,20 +69,10 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
     if connection.vendor != "postgresql":
         pytest.skip("the browser tests run on PostgreSQL (set DATABASE_URL)")
     port = _free_port()
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=_database_url(connection.settings_dict),
-        DJANGO_SETTINGS_MODULE="config.settings",
-        RATE_SIGNUPS="10000",
-        RATE_ACTIONS="10000",
-        RATE_LOGIN_FAILURES="10000",
-        RATE_SUBMISSIONS="10000",
-        RATE_WS_MESSAGES="10000",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
+    # DEBUG on: static files are served straight from the apps, as in `make run`.
+    env = service_env(
+        database_url=_database_url(connection.settings_dict), redis_url=settings.REDIS_URL or "", DEBUG="true"
     )
-    if settings.REDIS_URL:
-        env["REDIS_URL"] = settings.REDIS_URL
     SHOTS.mkdir(exist_ok=True)
     log = open(SHOTS / "daphne.log", "w")
     process = subprocess.Popen(

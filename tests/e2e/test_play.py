@@ -62,8 +62,7 @@ def test_spider_drag_undo_double_click_deal_and_refusal(page) -> None:
     now = api_get(page, f"/api/sessions/{doc['id']}")
     a, n, _ = _first_move(now)
     bad = next(
-        t for t in range(1, 11)
-        if t != a and f"{a}:{n}>{t}" not in now["legal"] and now["view"]["columns"][t - 1]["up"]
+        t for t in range(1, 11) if t != a and f"{a}:{n}>{t}" not in now["legal"] and now["view"]["columns"][t - 1]["up"]
     )
     drag(page, card(page, a, n), page.locator(f'.column[data-col="{bad}"]'))
     expect(page.locator("[data-rule]")).to_be_visible()

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tests.reliability.procs import Daphne, PrivatePostgres, PrivateRedis, manage, service_env
+from tests.loopback import service_env
+from tests.reliability.procs import Daphne, PrivatePostgres, PrivateRedis, manage
 
 TEMPLATE = "league_template"
 _databases = itertools.count(1)

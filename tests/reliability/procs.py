@@ -165,29 +165,6 @@ class PrivatePostgres:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
-    """The environment of a private service process: our database and Redis, limits raised for tests."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=database_url,
-        REDIS_URL=redis_url,
-        APP_ENV="development",
-        DEBUG="false",
-        LOG_LEVEL="WARNING",
-        RATE_ACTIONS="100000",
-        RATE_SUBMISSIONS="100000",
-        RATE_SIGNUPS="100000",
-        RATE_WS_MESSAGES="100000",
-        # With a connection pool, each request waits this long for a connection while PostgreSQL
-        # is away before it answers 503; kept short so the outage tests stay quick.
-        DB_POOL_TIMEOUT="2",
-        PYTHONUNBUFFERED="1",
-    )
-    env.update(extra)
-    return env
-
-
 def manage(env: dict[str, str], *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout

@@ -1,0 +1,30 @@
+"""What the tests that start their own service processes share."""
+
+from __future__ import annotations
+
+import os
+
+
+def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
+    """The environment of a daphne or manage.py the tests start on loopback: their database and
+    Redis, and the rate limits raised (tests act faster than a person may)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        APP_ENV="development",
+        DEBUG="false",
+        LOG_LEVEL="WARNING",
+        RATE_ACTIONS="100000",
+        RATE_SUBMISSIONS="100000",
+        RATE_SIGNUPS="100000",
+        RATE_WS_MESSAGES="100000",
+        RATE_LOGIN_FAILURES="100000",
+        # With a connection pool, each request waits this long for a connection while PostgreSQL
+        # is away before it answers 503; kept short so the outage tests stay quick.
+        DB_POOL_TIMEOUT="2",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env

@@ -75,14 +75,10 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
 def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """The legal tokens, the double-click target of each movable group, and Russian taps."""
     legal = game.legal_actions()
-    best: dict[str, str] = {}
-    for action in legal:
-        if isinstance(action, Move):
-            group = f"{action.source}:{action.count}"
-            if group not in best:
-                target = game.best_target(action.source, action.count)
-                if target is not None:
-                    best[group] = str(Move(action.source, action.count, target))
+    best = {
+        f"{column}:{count}": str(Move(column, count, target))
+        for (column, count), target in game.best_targets(legal).items()
+    }
     tap: dict[str, str] = {}
     for column in range(1, game.layout.columns + 1):
         action = game.tap_action(column)

@@ -275,6 +275,21 @@ class Game:
             return None
         return self._best_of(column - 1, count, [t - 1 for t in targets]) + 1
 
+    def best_targets(self, legal: Sequence[Action] | None = None) -> dict[tuple[int, int], int]:
+        """``best_target`` of every movable group at once, keyed by (column, count).
+
+        Pass ``legal_actions()`` if you already hold it: the targets of each group are read
+        from it instead of judging every column again, one group after another.
+        """
+        grouped: dict[tuple[int, int], list[int]] = {}
+        for action in self.legal_actions() if legal is None else legal:
+            if type(action) is Move:
+                grouped.setdefault((action.source, action.count), []).append(action.target - 1)
+        return {
+            (column, count): self._best_of(column - 1, count, sorted(targets)) + 1
+            for (column, count), targets in grouped.items()
+        }
+
     def tap_action(self, column: int) -> Action | None:
         """What a single tap on ``column`` does: nothing, except in Russian Solitaire."""
         return None

@@ -155,6 +155,17 @@ def test_legal_actions_are_exactly_what_push_accepts(variant: str, number: int, 
 @every_variant
 @PROPERTY
 @given(number=numbers, picks=choices)
+def test_best_targets_gives_every_groups_best_target(variant: str, number: int, picks: list[int]) -> None:
+    game, _ = play(GameCode.from_variant(variant, number), picks)
+    groups = {(a.source, a.count) for a in game.legal_actions() if isinstance(a, Move)}
+    expected = {group: game.best_target(*group) for group in groups}
+    assert game.best_targets() == expected
+    assert game.best_targets(game.legal_actions()) == expected
+
+
+@every_variant
+@PROPERTY
+@given(number=numbers, picks=choices)
 def test_view_matches_state_with_hidden_cards_as_counts(variant: str, number: int, picks: list[int]) -> None:
     code = GameCode.from_variant(variant, number)
     game, _ = play(code, picks)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import select
 import threading
 import time
@@ -12,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -86,6 +86,11 @@ def release_database_threads() -> None:
         future.result(timeout=20)
 
 
+def encode_frame(payload: dict[str, Any]) -> str:
+    """A socket frame's text: compact JSON (orjson, several times faster than json per answer)."""
+    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def language_of(scope: dict[str, Any]) -> str:
     """The handshake's language as LocaleMiddleware picks it for HTTP: the language cookie, then
     Accept-Language, then LANGUAGE_CODE (a socket has no LocaleMiddleware of its own)."""
@@ -126,8 +131,8 @@ class JsonConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_POLICY)
             return
         try:
-            message = json.loads(text_data if text_data is not None else (bytes_data or b"").decode())
-        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
+            message = orjson.loads(text_data if text_data is not None else (bytes_data or b""))
+        except ValueError:  # also bad UTF-8 and nesting too deep: orjson raises JSONDecodeError for both
             await self.send_error(400, 'Messages are JSON objects with a "type".')
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -146,7 +151,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
         await self.send_error(400, "This socket accepts no messages.")
 
     async def send_json(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        await self.send(text_data=encode_frame(payload))
 
     async def send_error(self, status: int, message: str, **detail: Any) -> None:
         await self.send_json({"type": "error", "status": status, **error_body(message, **detail)})

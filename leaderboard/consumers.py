@@ -7,7 +7,6 @@ groups named in leaderboard.groups; these consumers pass them on.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -18,7 +17,7 @@ from channels.utils import await_many_dispatch
 from django.utils import timezone
 
 from config.errors import BadRequest, NotAuthenticated, ServiceError
-from config.ws import JsonConsumer, in_database_thread
+from config.ws import JsonConsumer, encode_frame, in_database_thread
 from leaderboard import groups, rooms, selectors
 from leaderboard.boards import Board, parse_board
 from leaderboard.hub import hub_for
@@ -203,9 +202,7 @@ def _change_text(event: dict[str, Any]) -> str:
     them the same dict)."""
     text = event.get("_text")
     if text is None:
-        text = event["_text"] = json.dumps(
-            {"type": "change", "entry": event["entry"], "board": event["board"]}, separators=(",", ":")
-        )
+        text = event["_text"] = encode_frame({"type": "change", "entry": event["entry"], "board": event["board"]})
     return str(text)
 
 

@@ -8,6 +8,7 @@ update and the log insert are one statement (one implicit transaction).
 
 from __future__ import annotations
 
+import psycopg
 from django.db import connection, transaction
 
 from games.models import GameAction, GameSession
@@ -47,10 +48,7 @@ def append(session: GameSession, *, token: str, score: int, moves: int, progress
         "won": won,
     }
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(_APPEND_POSTGRES, values)
-            row = cursor.fetchone()
-        return None if row is None else bool(row[0])
+        return _append_postgres(values)
     with transaction.atomic():
         changed = GameSession.objects.filter(id=session.id, action_count=values["expected"], finished_at=None).update(
             action_count=values["count"], score=score, moves=moves, progress=progress, won=won
@@ -59,6 +57,17 @@ def append(session: GameSession, *, token: str, score: int, moves: int, progress
             return None
         GameAction.objects.create(session_id=session.id, seq=values["count"], token=token)
         return GameSession.objects.filter(id=session.id).values_list("conceal_code", flat=True).get()
+
+
+def _append_postgres(values: dict[str, object]) -> bool | None:
+    # Django binds parameters on the client, so PostgreSQL would parse and plan this statement on
+    # every action; a plain psycopg cursor binds on the server and prepares it after a few uses on
+    # each kept connection. Errors still surface as Django's DatabaseError.
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(_APPEND_POSTGRES, values)
+        row = cursor.fetchone()
+    return None if row is None else bool(row[0])
 
 
 def stored_position(session_id: object) -> tuple[int, bool] | None:

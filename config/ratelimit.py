@@ -1,8 +1,8 @@
 """Fixed-window rate limits: one counter per (bucket, subject, window).
 
-With Redis the counter is one INCR+EXPIRE round trip on a process-wide
-connection pool (Django's cache client is rebuilt per request under ASGI);
-without Redis, the local-memory cache. A refusal carries the seconds until
+With Redis the counter is one INCR round trip (EXPIRE too on a window's
+first hit) on a process-wide connection pool (Django's cache client is
+rebuilt per request under ASGI); without Redis, the local-memory cache. A refusal carries the seconds until
 the window ends, for Retry-After. If Redis is down, limits fail open: play
 goes on while Redis is away.
 """
@@ -50,10 +50,12 @@ def _refuse(message: str, retry_after: int) -> RateLimited:
 def _count(key: str, seconds: int) -> int:
     client = _redis()
     if client is not None:
-        pipe = client.pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, seconds + 1, nx=True)
-        return int(pipe.execute()[0])
+        # One INCR; the window's first hit also sets the expiry. A key left without one (Redis lost
+        # between the two) only holds a past window's count: its name carries the window's start.
+        count = int(client.incr(key))
+        if count == 1:
+            client.expire(key, seconds + 1)
+        return count
     if cache.add(key, 1, timeout=seconds + 1):
         return 1
     try:

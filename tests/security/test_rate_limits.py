@@ -130,3 +130,13 @@ async def test_actions_over_the_socket_are_limited_too(settings: Any, monkeypatc
     limited = answers[2:]
     assert limited[0]["retry_after"] == 1 and "Try again" in limited[0]["error"]["message"]
     await socket.disconnect()
+
+
+def test_a_window_counter_in_redis_expires_after_its_window(settings: Any) -> None:
+    client = ratelimit._redis()
+    assert client is not None, "the suite runs against Redis"
+    subject = f"expiry-{id(settings)}"
+    counts = [ratelimit.record("probe", subject, seconds=60) for _ in range(3)]
+    key, _ = ratelimit._window("probe", subject, 60)
+    assert counts == [1, 2, 3]
+    assert 0 < client.ttl(key) <= 61  # set on the window's first hit, not left to live forever

@@ -60,5 +60,23 @@ def verify(code: str, tokens: Sequence[object]) -> Outcome:
     if not result.ok or result.game is None:
         assert result.error is not None
         raise Refused(result.error)
-    # Every token parsed in the replay, so this cannot refuse; the log is kept canonical.
-    return outcome_of(result.game, [str(parse_action(token)) for token in tokens])
+    return outcome_of(result.game, canonical(tokens))
+
+
+# Token as sent -> its canonical text: logs repeat a small vocabulary ("D", "3:1>7", ...).
+_CANONICAL: dict[str, str] = {}
+_CANONICAL_LIMIT = 100_000
+
+
+def canonical(tokens: Sequence[object]) -> list[str]:
+    """The canonical text of tokens the engine accepted (so none can refuse): the log as stored."""
+    known = _CANONICAL
+    texts: list[str] = []
+    for token in tokens:
+        text = known.get(token) if type(token) is str else None
+        if text is None:
+            text = str(parse_action(token))
+            if type(token) is str and len(known) < _CANONICAL_LIMIT:
+                known[token] = text
+        texts.append(text)
+    return texts

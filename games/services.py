@@ -15,12 +15,12 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from config import ratelimit
 from config.errors import BadRequest, Conflict, NotFound, ServiceError, Unprocessable, error_body
-from games import dailies, live, refusals
+from games import dailies, live, refusals, submitted
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, parse_action
 from games.models import Daily, GameAction, GameSession, Submission
@@ -398,14 +398,14 @@ def submit_log(
         seconds=60,
         message="Too many submissions.",
     )
-    digest = hashlib.sha256(
-        json.dumps([code, moves, claimed_score], sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
     if key is None:
         status, body, _ = _verify_submission(
             player=player, code=code, moves=moves, claimed_score=claimed_score, now=now
         )
         return status, body
+    digest = hashlib.sha256(
+        json.dumps([code, moves, claimed_score], sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
     earlier = Submission.objects.filter(player=player, key=key).first()
     if earlier is not None:
         return _replayed(earlier, digest)
@@ -451,17 +451,20 @@ def _verify_submission(
             f"You claimed {claimed_score} points, but the replay of your moves scores {outcome.score}.",
             index=None,
         )
-    with transaction.atomic():
-        result = _store_result(
-            player=player,
-            outcome=outcome,
-            deal=deal_for(game_code),
-            daily=None,
-            board=f"code:{game_code}",
-            session=None,
-            elapsed_ms=None,
-            finished_at=now,
-        )
+    if connection.vendor == "postgresql":
+        result = submitted.store(player=player, outcome=outcome, code=game_code, finished_at=now)
+    else:
+        with transaction.atomic():
+            result = _store_result(
+                player=player,
+                outcome=outcome,
+                deal=deal_for(game_code),
+                daily=None,
+                board=f"code:{game_code}",
+                session=None,
+                elapsed_ms=None,
+                finished_at=now,
+            )
     return 201, {"result": result_document(result, now=now)}, result
 
 

@@ -22,6 +22,7 @@ _SCORE_OFFSET: Final = 10**9  # scores are bounded by 10,000 actions: far inside
 _NO_TIME: Final = 10**15 - 1  # a result without a server-measured time sorts after any with one
 _WIDTHS: Final = (3, 10, 10, 15, 17, 19)  # progress, score, moves, time, finish (us), result id
 KEY_LENGTH: Final = sum(_WIDTHS)
+RESULT_ID_WIDTH: Final = _WIDTHS[-1]  # the key ends with the result id: a key is a prefix plus the id
 _EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 

@@ -26,18 +26,26 @@ def record_result(*, result: Result) -> None:
         return
     change = standings.offer(result=result)
     if change is not None:
-        row = selectors.Row(
-            sort_key=change.sort_key,
-            progress=standings.rank_key(result).progress,
-            score=result.score,
-            moves=result.moves,
-            won=result.won,
-            elapsed_ms=result.elapsed_ms,
-            result_id=result.pk,
-            username=result.player.username,
-            is_guest=result.player.is_guest,
-        )
-        transaction.on_commit(lambda: _board_changed(change, row), robust=True)
+        announce(result=result, change=change)
+
+
+def announce(*, result: Result, change: standings.Change) -> None:
+    """Inside the transaction that changed `result`'s board entry: index and push it once committed.
+
+    (games.submitted makes the change in the statement that stores the result, then calls this.)
+    """
+    row = selectors.Row(
+        sort_key=change.sort_key,
+        progress=standings.rank_key(result).progress,
+        score=result.score,
+        moves=result.moves,
+        won=result.won,
+        elapsed_ms=result.elapsed_ms,
+        result_id=result.pk,
+        username=result.player.username,
+        is_guest=result.player.is_guest,
+    )
+    transaction.on_commit(lambda: _board_changed(change, row), robust=True)
 
 
 def session_progressed(*, session: GameSession) -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from leaderboard import rank_index
 from leaderboard.models import BoardEntry, BoardVersion, Result
-from leaderboard.ranking import RankKey
+from leaderboard.ranking import RESULT_ID_WIDTH, RankKey
 
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
@@ -42,6 +42,26 @@ SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, version FROM bump
 {_REPLACE.format(version=", version = excluded.version", table=_E)}
 RETURNING version
 """
+# The same offer as steps of a larger statement that stores the result in it (games.submitted):
+# `{source}` is a step returning the new result's `id`, whose sort key is %(key_prefix)s + that id.
+_NEW_KEY = "(%(key_prefix)s::text || lpad({source}.id::text, " + str(RESULT_ID_WIDTH) + ", '0'))"
+OFFER_STEPS = f"""bump AS (
+    INSERT INTO {_V} (board, version)
+    SELECT %(board)s::varchar, 1 FROM {{source}}
+    WHERE NOT EXISTS (
+        SELECT 1 FROM {_E} WHERE board = %(board)s AND player_id = %(player)s AND sort_key <= {_NEW_KEY}
+    )
+    ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
+    RETURNING version
+), offered AS (
+    INSERT INTO {_E} ({_COLUMNS}, version)
+    SELECT %(board)s, %(player)s, {{source}}.id, %(progress)s::integer, %(score)s::integer, %(moves)s::integer,
+           %(elapsed_ms)s::bigint, %(finished_at)s::timestamptz, %(won)s::boolean, {_NEW_KEY}, %(now)s::timestamptz,
+           bump.version
+      FROM bump, {{source}}
+    {_REPLACE.format(version=", version = excluded.version", table=_E)}
+    RETURNING version
+)"""
 # Anywhere else (SQLite): the same in three statements.
 _UPSERT = (
     f"INSERT INTO {_E} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"

@@ -10,16 +10,17 @@ from django.db import connection
 from leaderboard.models import PlayerStats, Result
 
 _S = PlayerStats._meta.db_table
-_COUNT = f"""
-INSERT INTO {_S} (player_id, variant, games, wins, best_score, daily_streak, best_daily_streak)
-VALUES (%s, %s, 1, %s, %s, 0, 0)
-ON CONFLICT (player_id, variant) DO UPDATE SET
+_INTO = f"INSERT INTO {_S} (player_id, variant, games, wins, best_score, daily_streak, best_daily_streak)"
+_ADD = f"""ON CONFLICT (player_id, variant) DO UPDATE SET
     games = {_S}.games + 1,
     wins = {_S}.wins + excluded.wins,
     best_score = CASE WHEN {_S}.best_score IS NULL OR excluded.best_score > {_S}.best_score
-                      THEN excluded.best_score ELSE {_S}.best_score END
-RETURNING id
-"""
+                      THEN excluded.best_score ELSE {_S}.best_score END"""
+_COUNT = f"{_INTO}\nVALUES (%s, %s, 1, %s, %s, 0, 0)\n{_ADD}\nRETURNING id"
+# The same upsert as a step of a larger statement (games.submitted): it counts once per row of `source`.
+COUNT_STEP = f"""{_INTO}
+SELECT %(player)s::bigint, %(variant)s::varchar, 1, %(wins)s::integer, %(score)s::integer, 0, 0 FROM {{source}}
+{_ADD}"""
 
 
 def count_result(*, result: Result) -> None:

@@ -1,0 +1,136 @@
+"""Storing a verified batch submission: the hot write of `POST /api/submissions`, in one round trip.
+
+On PostgreSQL one statement makes the deal on first use, stores the result,
+counts it in the player's statistics and offers it to its board (the same
+upserts as leaderboard.stats and leaderboard.standings, whose SQL it reuses):
+one implicit transaction, so nothing is ever half written, and no deal
+lookup, ORM insert, BEGIN or COMMIT of its own. (Anywhere else, SQLite,
+games.services stores it as it stores a session's result.) The rank index and the live push follow the commit
+as for every result (leaderboard.services.announce).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import psycopg
+from django.db import connection
+from django.utils import timezone
+
+from games.engine import GameCode
+from games.models import Deal
+from games.verification import Outcome
+from leaderboard import services as leaderboard
+from leaderboard import standings, stats
+from leaderboard.models import Player, Result
+from leaderboard.ranking import RESULT_ID_WIDTH
+
+_DEALS = Deal._meta.db_table
+_RESULTS = Result._meta.db_table
+
+# `made` inserts the deal only if no row has its code; `deal` is then exactly one row, unless a
+# concurrent first use committed it after this statement's snapshot: no row at all, nothing is
+# written, and the caller runs the statement again (it sees that deal then).
+_STORE = f"""
+WITH made AS (
+    INSERT INTO {_DEALS} (code, game, variant, number, created_at)
+    SELECT %(code)s::varchar, %(game)s::varchar, %(variant)s::varchar, %(number)s::bigint, %(now)s::timestamptz
+    WHERE NOT EXISTS (SELECT 1 FROM {_DEALS} WHERE code = %(code)s)
+    ON CONFLICT (code) DO NOTHING
+    RETURNING id
+), deal AS (
+    SELECT id FROM made UNION ALL SELECT id FROM {_DEALS} WHERE code = %(code)s
+), stored AS (
+    INSERT INTO {_RESULTS} (player_id, deal_id, daily_id, session_id, source, board, score, moves, won,
+                            sequences, cards_home, elapsed_ms, actions, log, finished_at, verified_at)
+    SELECT %(player)s::bigint, deal.id, NULL, NULL, %(source)s::varchar, %(board)s::varchar, %(score)s::integer,
+           %(moves)s::integer, %(won)s::boolean, %(sequences)s::integer, %(cards_home)s::integer,
+           %(elapsed_ms)s::bigint, %(actions)s::integer, %(log)s::text, %(finished_at)s::timestamptz,
+           %(now)s::timestamptz
+      FROM deal
+    RETURNING id, deal_id
+), counted AS (
+    {stats.COUNT_STEP.format(source="stored")}
+){{offer}}
+SELECT stored.id, stored.deal_id, {{version}} FROM stored
+"""
+# Ranked: the board's new version if the result became the player's entry there, else NULL.
+_STORE_RANKED = _STORE.format(
+    offer=",\n" + standings.OFFER_STEPS.format(source="stored"), version="(SELECT version FROM offered)"
+)
+_STORE_UNRANKED = _STORE.format(offer="", version="NULL::bigint")
+
+
+def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.datetime) -> Result:
+    """Store the verified `outcome` of `player`'s submission on `code` (PostgreSQL), ranked on its
+    code board (guests rank nowhere), and have its board change indexed and pushed once committed."""
+    board = None if player.is_guest else f"code:{code}"
+    now = timezone.now()
+    deal = Deal(code=str(code), game=code.game, variant=code.variant, number=code.number)
+    result = Result(
+        player=player,
+        deal=deal,
+        daily=None,
+        session=None,
+        source=Result.Source.SUBMISSION,
+        board=board,
+        score=outcome.score,
+        moves=outcome.moves,
+        won=outcome.won,
+        sequences=outcome.sequences,
+        cards_home=outcome.cards_home,
+        elapsed_ms=None,
+        actions=outcome.actions,
+        log=" ".join(outcome.tokens),
+        finished_at=finished_at,
+        verified_at=now,
+    )
+    key = replace(standings.rank_key(result), result_id=0)  # the id is the database's to give
+    prefix = key.sort_key()[:-RESULT_ID_WIDTH]
+    values = {
+        "code": str(code),
+        "game": code.game,
+        "variant": code.variant,
+        "number": code.number,
+        "now": now,
+        "player": player.pk,
+        "source": result.source,
+        "board": board,
+        "score": result.score,
+        "moves": result.moves,
+        "won": result.won,
+        "sequences": result.sequences,
+        "cards_home": result.cards_home,
+        "elapsed_ms": result.elapsed_ms,
+        "actions": result.actions,
+        "log": result.log,
+        "finished_at": finished_at,
+        "wins": int(result.won),
+        "progress": key.progress,
+        "key_prefix": prefix,
+    }
+    sql = _STORE_UNRANKED if board is None else _STORE_RANKED
+    row = _execute(sql, values) or _execute(sql, values)  # a second run sees a deal raced in meanwhile
+    if row is None:
+        raise RuntimeError(f"the deal {code} was neither found nor made")
+    result_id, deal_id, version = row
+    deal.pk, result.pk = deal_id, result_id
+    result.deal = deal  # sets deal_id and keeps the instance (setting deal_id alone would drop it)
+    for stored in (deal, result):
+        stored._state.adding, stored._state.db = False, connection.alias
+    if board is not None and version is not None:
+        sort_key = prefix + f"{result_id:0{RESULT_ID_WIDTH}d}"
+        change = standings.Change(board=board, player_id=player.pk, sort_key=sort_key, version=version)
+        leaderboard.announce(result=result, change=change)
+    return result
+
+
+def _execute(sql: str, values: dict[str, object]) -> tuple[int, int, int | None] | None:
+    # As games.moves: a plain psycopg cursor binds on the server, so the statement is prepared after
+    # a few uses on each pooled connection instead of parsed and planned on every submission.
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    return None if row is None else (int(row[0]), int(row[1]), None if row[2] is None else int(row[2]))

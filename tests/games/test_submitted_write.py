@@ -1,0 +1,152 @@
+"""The submission's one-statement write (games.submitted) stores exactly what the ORM path stores.
+
+Deal made once and reused, the result with its canonical log, the statistics, the board entry with
+its sort key and version, the rank index and the live push after the commit; guests unranked.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from games import services
+from games.deals import deal_for
+from games.engine import GameCode
+from games.models import Deal
+from games.verification import canonical, verify
+from leaderboard import groups, rank_index, standings
+from leaderboard.models import BoardEntry, BoardVersion, Player, PlayerStats, Result
+from tests.conftest import make_player
+from tests.games.play_helpers import vector_log, winning_log
+
+CODE = "RU1-C-MFXTMVO"
+BOARD = f"code:{CODE}"
+LOG = winning_log(CODE)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_board() -> None:
+    if settings.REDIS_URL:
+        rank_index.client().delete(*rank_index.keys(BOARD))
+
+
+@pytest.fixture
+def pushes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    sent: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(groups, "send", lambda group, message: sent.append((group, message)))
+    return sent
+
+
+def _client(player: Player) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(player)
+    return client
+
+
+def _submit(player: Player, moves: list[str], code: str = CODE) -> dict[str, Any]:
+    response = _client(player).post("/api/submissions", {"code": code, "moves": moves}, format="json")
+    assert response.status_code == 201, response.content
+    return dict(response.json()["result"])
+
+
+def _rows(player: Player) -> list[tuple[Any, ...]]:
+    return list(
+        Result.objects.filter(player=player)
+        .order_by("id")
+        .values_list(
+            "deal__code", "source", "board", "score", "moves", "won", "sequences", "cards_home", "elapsed_ms", "actions"
+        )
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_submission_stores_its_result_statistics_entry_and_pushes_after_commit(
+    pushes: list[tuple[str, dict[str, Any]]],
+) -> None:
+    player = make_player("writer")
+    answers = [_submit(player, moves) for moves in (LOG[:40], LOG, LOG[:90])]  # better, best, worse
+    results = list(Result.objects.filter(player=player).order_by("id"))
+    assert [a["id"] for a in answers] == [r.pk for r in results]
+    assert Deal.objects.filter(code=CODE).count() == 1  # made by the first, found by the others
+    assert {r.deal_id for r in results} == {deal_for(GameCode.parse(CODE)).pk}
+    outcome = verify(CODE, LOG)
+    best = results[1]
+    assert (best.source, best.board, best.score, best.moves, best.won) == (
+        "submission",
+        BOARD,
+        outcome.score,
+        outcome.moves,
+        True,
+    )
+    assert (best.cards_home, best.sequences, best.elapsed_ms) == (52, None, None)
+    assert best.daily_id is None and best.session_id is None
+    assert best.log == " ".join(outcome.tokens) and best.actions == len(LOG)
+    assert best.finished_at <= best.verified_at
+    stats = PlayerStats.objects.get(player=player, variant="RU1-C")
+    assert (stats.games, stats.wins, stats.best_score) == (3, 1, max(r.score for r in results))
+    entry = BoardEntry.objects.get(board=BOARD, player=player)
+    assert entry.result_id == best.pk and entry.sort_key == standings.rank_key(best).sort_key()
+    assert entry.version == BoardVersion.objects.get(board=BOARD).version == 2  # the worse one changed nothing
+    # pushed after each commit that changed the entry, with its rank
+    assert [(g, m["entry"]["result"], m["entry"]["rank"]) for g, m in pushes] == [
+        (groups.board_group(BOARD), results[0].pk, 1),
+        (groups.board_group(BOARD), best.pk, 1),
+    ]
+    if settings.REDIS_URL:
+        page = rank_index.read_page(BOARD, after=None, count=10, mine=None)
+        assert (page.version, page.keys) == (2, [entry.sort_key])
+
+
+@pytest.mark.django_db
+def test_the_statement_stores_what_the_orm_path_stores(monkeypatch: pytest.MonkeyPatch) -> None:
+    one, other = make_player("statement"), make_player("orm")
+    code = "SD1-S1-HJSZOZN"
+    answers = [_submit(one, winning_log(code)[:n], code) for n in (30, 0)]
+    monkeypatch.setattr(services, "connection", types.SimpleNamespace(vendor="sqlite"))  # the portable path
+    orm_answers = [_submit(other, winning_log(code)[:n], code) for n in (30, 0)]
+    assert _rows(one) == _rows(other)
+    strip = [{k: v for k, v in a.items() if k not in ("id", "player", "verified_at")} for a in answers + orm_answers]
+    assert strip[:2] == strip[2:]
+    entries = [BoardEntry.objects.select_related("result").get(player=p) for p in (one, other)]
+    assert [e.sort_key for e in entries] == [standings.rank_key(e.result).sort_key() for e in entries]
+    assert [e.result_id for e in entries] == [answers[1]["id"], orm_answers[1]["id"]]  # the better: no moves yet
+    assert [e.version for e in entries] == [2, 4]  # each player's two results both improved their entry
+    counts = PlayerStats.objects.filter(variant="SD1-S1").order_by("player__username").values_list("games", "wins")
+    assert list(counts) == [(2, 0), (2, 0)]
+
+
+@pytest.mark.django_db
+def test_a_guest_submission_counts_but_ranks_nowhere(pushes: list[tuple[str, dict[str, Any]]]) -> None:
+    guest = Player.objects.create(username="~guest-1", is_guest=True)
+    answer = _submit(guest, LOG)
+    result = Result.objects.get(pk=answer["id"])
+    assert result.board is None and answer["board"] is None and answer["player"] == "Guest"
+    assert not BoardEntry.objects.exists() and not BoardVersion.objects.exists() and pushes == []
+    assert PlayerStats.objects.get(player=guest).games == 1
+
+
+@pytest.mark.django_db
+def test_a_deal_made_before_is_the_one_used() -> None:
+    deal = deal_for(GameCode.parse(CODE))
+    answer = _submit(make_player("later"), LOG[:10])
+    assert Result.objects.get(pk=answer["id"]).deal_id == deal.pk and Deal.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_refused_log_writes_nothing_not_even_its_deal() -> None:
+    response = _client(make_player("refused")).post(
+        "/api/submissions", {"code": "SD1-S4-AAAAAAA", "moves": ["1:1>2", "2:5>3"]}, format="json"
+    )
+    assert response.status_code == 422 and "error" in response.json()
+    assert not Result.objects.exists() and not Deal.objects.exists() and not PlayerStats.objects.exists()
+
+
+def test_canonical_texts_are_the_engines_and_are_remembered() -> None:
+    tokens = vector_log("SP1-S1C-QTEKPFM")[:50]
+    sloppy = [f" {token} " for token in tokens]  # the engine accepts surrounding spaces
+    assert canonical(sloppy) == canonical(tokens) == tokens
+    assert canonical(sloppy) == tokens  # the second time from what it remembered

@@ -13,7 +13,9 @@ from typing import Any, TypeVar
 
 import orjson
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
 from django.http import HttpRequest
@@ -108,6 +110,21 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     _window_start = 0.0
     _window_count = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if get_channel_layer(self.channel_layer_alias) is not None:
+            await super().__call__(scope, receive, send)
+            return
+        # With no channel layer the client is the one source of messages: await it directly, not
+        # through Channels' await_many_dispatch (a new task and an asyncio.wait for every message).
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels first closes old connections on its shared database thread before every message;

@@ -2,9 +2,11 @@
 
 With Redis the counter is one INCR round trip (EXPIRE too on a window's
 first hit) on a process-wide connection pool (Django's cache client is
-rebuilt per request under ASGI); without Redis, the local-memory cache. A refusal carries the seconds until
-the window ends, for Retry-After. If Redis is down, limits fail open: play
-goes on while Redis is away.
+rebuilt per request under ASGI); without Redis, the local-memory cache.
+The per-action limit of play is counted in each process instead
+(`hit_in_process`). A refusal carries the seconds until the window ends,
+for Retry-After. If Redis is down, limits fail open: play goes on while
+Redis is away.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ log = logging.getLogger(__name__)
 
 _clients: dict[str, redis.Redis] = {}
 _clients_lock = threading.Lock()
+# bucket -> (window start, count per subject): one window per bucket, so its size is bounded by
+# the subjects seen within one window.
+_local_windows: dict[str, tuple[int, dict[str, int]]] = {}
+_local_lock = threading.Lock()
 
 
 def _redis() -> redis.Redis | None:
@@ -37,10 +43,15 @@ def _redis() -> redis.Redis | None:
 
 
 def _window(bucket: str, subject: str, seconds: int) -> tuple[str, int]:
+    start, retry_after = _window_start(seconds)
+    return f"rl:{bucket}:{subject}:{start}", retry_after
+
+
+def _window_start(seconds: int) -> tuple[int, int]:
+    """The current window's start and the whole seconds until it ends (for Retry-After)."""
     now = time.time()
     start = int(now // seconds) * seconds
-    retry_after = max(1, int(start + seconds - now + 0.999))
-    return f"rl:{bucket}:{subject}:{start}", retry_after
+    return start, max(1, int(start + seconds - now + 0.999))
 
 
 def _refuse(message: str, retry_after: int) -> RateLimited:
@@ -85,6 +96,27 @@ def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) ->
     """Count one event; raise RateLimited once more than `limit` fall in the window."""
     if record(bucket, subject, seconds=seconds) > limit:
         raise _refuse(message, _window(bucket, subject, seconds)[1])
+
+
+def hit_in_process(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
+    """`hit`, counted in this process only: for the per-action limit on the play path, where a
+    Redis round trip per action cost a tenth of a worker's CPU. The bound is then `limit` per
+    worker process, and it holds while Redis is away."""
+    start, retry_after = _window_start(seconds)
+    with _local_lock:
+        window = _local_windows.get(bucket)
+        if window is None or window[0] != start:
+            window = _local_windows[bucket] = (start, {})  # a new window: last window's subjects go
+        counts = window[1]
+        count = counts[subject] = counts.get(subject, 0) + 1
+    if count > limit:
+        raise _refuse(message, retry_after)
+
+
+def clear_in_process() -> None:
+    """Forget this process's own counters (tests start each from nothing)."""
+    with _local_lock:
+        _local_windows.clear()
 
 
 def check(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:

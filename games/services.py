@@ -15,7 +15,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import ratelimit
@@ -138,7 +138,7 @@ def apply_action(
     if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 1):
         raise BadRequest('"at" must be the action\'s position in the log: a whole number from 1.')
     key = session_key(session_id)
-    ratelimit.hit(
+    ratelimit.hit_in_process(
         "actions",
         str(key),
         limit=settings.RATE_ACTIONS,
@@ -451,7 +451,7 @@ def _verify_submission(
             f"You claimed {claimed_score} points, but the replay of your moves scores {outcome.score}.",
             index=None,
         )
-    if connection.vendor == "postgresql":
+    if submitted.available():
         result = submitted.store(player=player, outcome=outcome, code=game_code, finished_at=now)
     else:
         with transaction.atomic():

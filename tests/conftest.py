@@ -25,7 +25,10 @@ def _fresh_cache() -> Iterator[None]:
     """Rate-limit counters and cached state must not leak from one test to the next."""
     from django.core.cache import cache
 
+    from config import ratelimit
+
     cache.clear()
+    ratelimit.clear_in_process()
     yield
 
 

@@ -140,3 +140,16 @@ def test_a_window_counter_in_redis_expires_after_its_window(settings: Any) -> No
     key, _ = ratelimit._window("probe", subject, 60)
     assert counts == [1, 2, 3]
     assert 0 < client.ttl(key) <= 61  # set on the window's first hit, not left to live forever
+
+
+def test_the_in_process_limit_counts_per_subject_and_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = SimpleNamespace(time=lambda: 2_000_000.5)
+    monkeypatch.setattr(ratelimit, "time", clock)
+    for _ in range(2):
+        ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
+    with pytest.raises(ratelimit.RateLimited) as refused:
+        ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
+    assert refused.value.retry_after == 1 and "Try again in 1 seconds" in str(refused.value)
+    ratelimit.hit_in_process("probe", "game-2", limit=2, seconds=1, message="Too many.")  # another game
+    clock.time = lambda: 2_000_001.0  # the next window starts from nothing
+    ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")

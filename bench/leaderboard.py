@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiohttp  # noqa: E402
 
-from bench.stack import Stack, headers, summary  # noqa: E402
+from bench import profile  # noqa: E402
+from bench.stack import CpuMeter, Stack, headers, summary  # noqa: E402
 
 CODE = "SP1-S4C-BENCHAA"
 
@@ -122,14 +123,20 @@ def timed(fn, count: int) -> list[float]:  # type: ignore[no-untyped-def]
     return out
 
 
-async def http_reads(stack: Stack, board: str, token: str, count: int) -> tuple[list[float], float]:
+async def http_reads(
+    stack: Stack, board: str, token: str, count: int, profile_dir: Path | None = None, profile_seconds: float = 8.0
+) -> tuple[list[float], float]:
     url = f"{stack.http(0)}/api/leaderboards/{board}?limit=50"
     latencies = []
+    runs = None
     async with aiohttp.ClientSession() as http:
         for _ in range(20):  # warm-up
             async with http.get(url, headers=headers(token)) as r:
                 doc = await r.json()
                 assert r.status == 200, doc
+        if profile_dir is not None:
+            runs = profile.start(stack.pids(), profile_seconds, profile_dir)
+        meter = CpuMeter(stack)
         t_all = time.perf_counter()
         for _ in range(count):
             t0 = time.perf_counter()
@@ -137,10 +144,14 @@ async def http_reads(stack: Stack, board: str, token: str, count: int) -> tuple[
                 await r.read()
             latencies.append(time.perf_counter() - t0)
         total = time.perf_counter() - t_all
+        cpu = meter.report(count, "request")
     assert len(doc["entries"]) == min(50, doc["total"]) and doc["me"] is not None, doc
     print(
         f"  the document: total {doc['total']:,}, first rank {doc['entries'][0]['rank']}, me rank {doc['me']['rank']:,}"
     )
+    print("  " + cpu)
+    if runs is not None:
+        print(profile.summarize(profile.finish(runs)))
     return latencies, total
 
 
@@ -149,6 +160,9 @@ def main() -> int:
     parser.add_argument("--entries", type=int, default=1_000_000)
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--sql-requests", type=int, default=50)
+    parser.add_argument("--profile", action="store_true", help="py-spy the daphne worker during the HTTP reads")
+    parser.add_argument("--profile-seconds", type=float, default=8.0)
+    parser.add_argument("--profile-dir", default="/tmp/bench_profile_leaderboard")
     args = parser.parse_args()
     if args.entries > 2_000_000 or args.requests > 100_000:
         parser.error("bounded: at most 2,000,000 entries and 100,000 requests")
@@ -170,7 +184,10 @@ def main() -> int:
         print(f"rank index rebuilt from PostgreSQL ({indexed:,} members) in {time.perf_counter() - t0:.1f} s")
 
         print(f"\nleaderboard read on a board of {args.entries:,}: top 50 plus my rank, {args.requests:,} each")
-        latencies, total = asyncio.run(http_reads(stack, board_id, token, args.requests))
+        profile_dir = Path(args.profile_dir) if args.profile else None
+        latencies, total = asyncio.run(
+            http_reads(stack, board_id, token, args.requests, profile_dir, args.profile_seconds)
+        )
         print(summary("  GET /api/leaderboards/{board} (HTTP, 1 daphne, sequential)", latencies, seconds=total))
 
         board = parse_board(board_id)

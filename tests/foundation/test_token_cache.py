@@ -1,0 +1,126 @@
+"""Token authentication answers from the Redis cache, and a revoked token is refused at once."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+from django.conf import settings
+from django.test import override_settings
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config import token_auth
+from leaderboard.models import Player
+from tests.conftest import make_player
+
+pytestmark = [pytest.mark.django_db, pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis")]
+
+PASSWORD = "correct horse 9"
+DOWN = "redis://127.0.0.1:1/0"  # nothing listens there
+
+
+def _client(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def _stored(token: str) -> str | None:
+    value = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True).get(token_auth.cache_key(token))
+    return None if value is None else str(value)
+
+
+def _login(api: APIClient, name: str = "alice") -> str:
+    response = api.post("/api/auth/login", {"username": name, "password": PASSWORD}, format="json")
+    assert response.status_code == 200
+    return str(response.json()["token"])
+
+
+def test_a_token_is_cached_without_its_key_or_the_password_hash(api: APIClient) -> None:
+    player = make_player()
+    token = _login(api)
+    assert _client(token).get("/api/auth/me").status_code == 200
+    stored = _stored(token)
+    assert stored is not None and token not in stored and player.password not in stored
+    assert "alice" in stored
+    again = _client(token).get("/api/auth/me")  # from the cache
+    assert again.status_code == 200 and again.json()["username"] == "alice"
+    assert again.json()["joined"] == _client(token).get("/api/auth/me").json()["joined"]
+
+
+def test_a_cached_token_is_refused_after_log_out(api: APIClient) -> None:
+    make_player()
+    token = _login(api)
+    client = _client(token)
+    assert client.get("/api/auth/me").status_code == 200
+    assert _stored(token) is not None
+    assert client.post("/api/auth/logout").status_code == 200
+    refused = client.get("/api/auth/me")
+    assert refused.status_code == 401 and "not valid" in refused.json()["error"]["message"]
+    assert client.get("/api/leaderboards/code:SP1-S4C-AAAAAAD").status_code == 401
+
+
+def test_a_token_deleted_elsewhere_is_refused(api: APIClient) -> None:
+    """Another process (or the admin) deletes the token: the cached entry goes with it."""
+    player = make_player()
+    token = _login(api)
+    assert _client(token).get("/api/auth/me").status_code == 200
+    Token.objects.filter(user=player).delete()
+    assert _client(token).get("/api/auth/me").status_code == 401
+
+
+def test_a_deactivated_or_deleted_player_is_refused(api: APIClient) -> None:
+    player = make_player()
+    token = _login(api)
+    assert _client(token).get("/api/auth/me").status_code == 200
+    player.is_active = False
+    player.save()
+    assert _client(token).get("/api/auth/me").status_code == 401
+    player.is_active = True
+    player.save()
+    assert _client(token).get("/api/auth/me").status_code == 200
+    assert _client(token).get("/api/auth/me").status_code == 200  # cached again
+    player.delete()
+    assert _client(token).get("/api/auth/me").status_code == 401
+
+
+def test_a_read_from_before_a_revocation_cannot_put_the_token_back(api: APIClient) -> None:
+    make_player()
+    token = _login(api)
+    token_auth.forget([token])  # what a revocation leaves: a tombstone while it commits
+    assert _client(token).get("/api/auth/me").status_code == 200  # PostgreSQL: still valid
+    assert _stored(token) == "-"  # and not cached over the tombstone
+
+
+def test_the_cached_player_never_writes_a_stale_password_back(api: APIClient) -> None:
+    make_player()
+    token = _login(api)
+    authenticate = token_auth.CachedTokenAuthentication().authenticate_credentials
+    authenticate(token)  # fills the cache
+    player, _ = authenticate(token)  # from the cache
+    assert isinstance(player, Player) and "password" in player.get_deferred_fields()
+    Player.objects.filter(pk=player.pk).update(password=Player.objects.get(pk=player.pk).password)
+    player.first_name = "Al"
+    player.save()
+    fresh = Player.objects.get(pk=player.pk)
+    assert fresh.first_name == "Al" and fresh.check_password(PASSWORD)
+    assert player.check_password(PASSWORD)  # read from PostgreSQL when asked for
+
+
+def test_a_change_to_the_player_is_seen_at_once(api: APIClient) -> None:
+    player = make_player()
+    token = _login(api)
+    assert _client(token).get("/api/auth/me").json()["username"] == "alice"
+    player.username = "alicia"  # e.g. renamed in the admin
+    player.save()
+    assert _client(token).get("/api/auth/me").json()["username"] == "alicia"
+
+
+def test_without_redis_tokens_are_checked_in_postgresql(api: APIClient) -> None:
+    make_player()
+    token = _login(api)
+    for url in (None, DOWN):
+        with override_settings(REDIS_URL=url):
+            assert _client(token).get("/api/auth/me").status_code == 200
+            assert _client("0" * 40).get("/api/auth/me").status_code == 401
+    assert _stored(token) is None

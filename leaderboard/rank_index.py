@@ -183,20 +183,35 @@ class Page:
     keys: list[str]  # sort keys, best first
     first: int  # 0-based rank of keys[0]
     my_rank: int | None  # 0-based rank of `mine`
+    cached: str | None = None  # what was stored under `cached_page` (leaderboard.selectors keeps the top page there)
 
 
-def read_page(board: str, *, after: str | None, count: int, mine: str | None, around_me: bool = False) -> Page:
+def page_key(board: str, limit: int) -> str:
+    """Where a reader keeps the document's top page of `limit` entries (leaderboard.selectors)."""
+    return f"lb:rank-top:{board}:{limit}"
+
+
+def read_page(
+    board: str,
+    *,
+    after: str | None,
+    count: int,
+    mine: str | None,
+    around_me: bool = False,
+    cached_page: str | None = None,
+) -> Page:
     """`count` keys after the cursor `after` (or centred on `mine` when `around_me`), the total,
-    the rank of `mine` and the version, read together."""
+    the rank of `mine` and the version, read together; with `cached_page`, also that key's value."""
     zkey, _, vkey = keys(board)
     try:
         pipe = client().pipeline(transaction=False)
         pipe.get(vkey).zcard(zkey)
         pipe.zrank(zkey, mine) if mine is not None else pipe.echo("")
+        pipe.get(cached_page) if cached_page is not None else pipe.echo("")
         if not around_me or mine is None:
             pipe.zrange(zkey, "-" if after is None else f"({after}", "+", bylex=True, offset=0, num=count)
             pipe.zlexcount(zkey, "-", f"[{after}") if after is not None else pipe.echo("0")
-        version, total, my_rank, *rest = pipe.execute()
+        version, total, my_rank, cached, *rest = pipe.execute()
         my_rank = None if my_rank in (None, "") else int(my_rank)
         if rest:
             page_keys, first = list(rest[0]), int(rest[1])
@@ -212,7 +227,16 @@ def read_page(board: str, *, after: str | None, count: int, mine: str | None, ar
         keys=page_keys,
         first=first,
         my_rank=my_rank,
+        cached=cached or None,
     )
+
+
+def keep_page(key: str, value: str, *, seconds: int) -> None:
+    """Store a reader's page document (best effort: a failure only means the next reader builds it)."""
+    try:
+        client().set(key, value, ex=seconds)
+    except (redis.RedisError, OSError) as error:
+        log.warning("rank index: page not kept (%s)", error)
 
 
 class RedisRanks:

@@ -3,13 +3,15 @@
 Ranks and pages come from the Redis index when there is one; without Redis,
 or when it fails in the middle of a request, the same answers come from SQL.
 A read is one query (the board's version and my entry), one Redis round trip
-(version, total, page, my rank) and one query for the page's rows. An index
+(version, total, page, my rank, the top page kept for the board) and, unless
+that kept page is of this version, one query for the page's rows. An index
 behind PostgreSQL's version is brought up to date first, whichever process
 missed the change.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -26,6 +28,11 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 100
+# The top page of a board is kept in Redis beside its index, stamped with the board version it
+# shows: readers of that version reuse it (no query for its rows); any change of the board makes
+# a new version, so the stamp no longer matches. The expiry bounds the memory of idle boards, and
+# how long a change that bumps no version (an admin deleting a player) goes unseen.
+TOP_PAGE_SECONDS = 60
 
 _E, _V, _P = BoardEntry._meta.db_table, BoardVersion._meta.db_table, Player._meta.db_table
 _ROW = "e.sort_key, e.progress, e.score, e.moves, e.won, e.elapsed_ms, e.result_id, p.username, p.is_guest"
@@ -61,25 +68,62 @@ def leaderboard(
     version, mine = _version_and_mine(board.id, _player_id(viewer))
     mine_key = mine.sort_key if mine is not None else None
     page: rank_index.Page | None = None
+    top = rank_index.page_key(board.id, limit) if after is None and not around_me else None
     if rank_index.enabled():
         try:
-            page = _indexed_page(board.id, version, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
+            page = _indexed_page(
+                board.id, version, after=after, count=limit + 1, mine=mine_key, around_me=around_me, cached_page=top
+            )
         except rank_index.RankIndexUnavailable as error:
             log.warning("rank index unavailable for %s, answering from SQL: %s", board.id, error)
     if page is None:
         page = _sql_page(board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
-    more = len(page.keys) > limit
-    keys = page.keys[:limit]
-    rows = _rows(board.id, keys)
-    # A key whose row was replaced between the two reads is left out rather than shown stale.
-    entries = [_entry(board, rows[key], page.first + offset + 1) for offset, key in enumerate(keys) if key in rows]
+    kept = _kept_top(top, page.cached, version) if top is not None else None
+    if kept is not None:
+        entries, next_cursor = kept
+    else:
+        more = len(page.keys) > limit
+        keys = page.keys[:limit]
+        rows = _rows(board.id, keys)
+        # A key whose row was replaced between the two reads is left out rather than shown stale.
+        entries = [_entry(board, rows[key], page.first + offset + 1) for offset, key in enumerate(keys) if key in rows]
+        next_cursor = encode_cursor(keys[-1]) if more else None
+        if top is not None and page.version == version and len(entries) == len(keys):
+            # The index reflects exactly this version: every reader of it gets the same top page.
+            document = json.dumps({"version": version, "entries": entries, "next_cursor": next_cursor})
+            rank_index.keep_page(top, document, seconds=TOP_PAGE_SECONDS)
     return {
         "board": board.id,
         "entries": entries,
-        "next_cursor": encode_cursor(keys[-1]) if more else None,
+        "next_cursor": next_cursor,
         "total": page.total,
         "me": _entry(board, mine, page.my_rank + 1) if mine is not None and page.my_rank is not None else None,
     }
+
+
+# The kept pages this process decoded last, by key, with their text: a hot board's top page is
+# decoded once per version, not once per read.
+_decoded: dict[str, tuple[str, int, list[dict[str, Any]], str | None]] = {}
+_DECODED_MAX = 256
+
+
+def _kept_top(key: str, cached: str | None, version: int) -> tuple[list[dict[str, Any]], str | None] | None:
+    """The top page a reader kept for this board version, if that is what is stored."""
+    if cached is None:
+        return None
+    memo = _decoded.get(key)
+    if memo is None or memo[0] != cached:
+        try:
+            document = json.loads(cached)
+            memo = (cached, int(document["version"]), list(document["entries"]), document["next_cursor"])
+        except (ValueError, KeyError, TypeError):
+            return None
+        if len(_decoded) >= _DECODED_MAX:
+            _decoded.clear()
+        _decoded[key] = memo
+    if memo[1] != version:
+        return None
+    return list(memo[2]), memo[3]  # the entries are shared with other reads: read them, never change them
 
 
 def entry_of(*, board: Board, player_id: int) -> dict[str, Any] | None:
@@ -103,9 +147,17 @@ def entry_document(board: Board, row: Row, rank: int) -> dict[str, Any]:
 
 
 def _indexed_page(
-    board: str, version: int, *, after: str | None, count: int, mine: str | None, around_me: bool = False
+    board: str,
+    version: int,
+    *,
+    after: str | None,
+    count: int,
+    mine: str | None,
+    around_me: bool = False,
+    cached_page: str | None = None,
 ) -> rank_index.Page:
-    page = rank_index.read_page(board, after=after, count=count, mine=mine, around_me=around_me)
+    read = {"after": after, "count": count, "mine": mine, "around_me": around_me, "cached_page": cached_page}
+    page = rank_index.read_page(board, **read)
     if page.total == 0 and version > 0:
         page = replace(page, version=None)  # the set is gone (lost, evicted): rebuild
     elif page.version is not None and page.version >= version:
@@ -114,7 +166,7 @@ def _indexed_page(
         return page  # a board nobody has played
     # The index missed changes (Redis was away, a worker died after its commit) or one is on its way.
     standings.sync_index(board=board, indexed=page.version, version=version)
-    return rank_index.read_page(board, after=after, count=count, mine=mine, around_me=around_me)
+    return rank_index.read_page(board, **read)
 
 
 def _sql_page(board: str, *, after: str | None, count: int, mine: str | None, around_me: bool) -> rank_index.Page:

@@ -6,10 +6,14 @@ WebSockets pass the allowed-hosts origin check, then authenticate by the
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.http import ASGIHandler  # noqa: E402
+
+django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (config/http.py)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

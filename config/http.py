@@ -1,0 +1,96 @@
+"""Django's ASGI handler, serving each HTTP request with one trip to a thread.
+
+Every view and middleware here is synchronous. Django's own ASGI handler runs
+the middleware chain in async mode, and a chain of synchronous middleware
+whose innermost part (the view lookup) is asynchronous costs four trips
+between the event loop and a thread per request: the request_started signal,
+into the middleware, back out to the loop to find the view, into a thread
+again for the view, and once more for request_finished. Each trip is a
+thread wake-up and a GIL hand-over, and on a loaded machine any of them can
+wait for a core: together they were a quarter of a leaderboard read.
+
+This handler loads the chain in sync mode, as WSGI servers do, and runs
+request_started, the whole chain and (for a response already in memory)
+request_finished in one call on the request's thread, one of a few kept
+for reuse; the event loop reads the body and writes the response. Behaviour is Django's: the same
+middleware, signals, error responses and streaming (a streaming response,
+e.g. a static file, is closed after it is sent, as before). What it no
+longer does is cancel a view when the client goes away: a synchronous view
+runs to its end in its thread either way, and daphne drops the reply to a
+closed connection.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers import asgi, base
+from django.http import FileResponse, HttpResponseBase
+from django.urls import set_script_prefix
+
+# Django's handler starts a thread per request (asgiref starts one more to join it at the end).
+# Here each request borrows a one-thread executor from this list and gives it back when done: its
+# thread-sensitive calls (the request, the close of a streaming response) all run on that one
+# thread, as with Django's, and the threads are reused. As many run at once as requests do.
+_idle: deque[ThreadPoolExecutor] = deque()
+MAX_IDLE_THREADS = 32
+
+
+class ASGIHandler(asgi.ASGIHandler):
+    def __init__(self) -> None:
+        base.BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        try:
+            executor = _idle.pop()
+        except IndexError:
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="http")
+        done = False
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+            done = True
+        finally:
+            if done and len(_idle) < MAX_IDLE_THREADS:
+                _idle.append(executor)
+            else:
+                # Cancelled (its thread may still be busy with the request) or one too many.
+                executor.shutdown(wait=False)
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            set_script_prefix(asgi.get_script_prefix(scope))
+            response = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
+            try:
+                await self.send_response(response, send)
+            finally:
+                if response.streaming:
+                    await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def _serve(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
+        """In the request's thread: the signal, the request, the middleware and the view."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size  # the server chunks the body itself
+        if not response.streaming:
+            # request_finished now: the database connection goes back to the pool before the send.
+            response.close()
+        return response

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
+import orjson
 
 from bench.engine import weight
 from bench.stack import Stack, headers
@@ -132,7 +132,7 @@ class Bot:
             if self.tally.window[0] <= now < self.tally.window[1]:
                 self.tally.received += 1
             if not msg.data.startswith('{"type":"session"'):
-                body: dict[str, Any] = json.loads(msg.data)
+                body: dict[str, Any] = orjson.loads(msg.data)
                 self.tally.errors[f"{body.get('type')} {body.get('status')}"] += 1
             elif counted:
                 self.tally.latencies.append(now - sent_at)
@@ -174,7 +174,7 @@ class Bot:
                 self.tally.lags.append(max(0.0, now - scheduled))
         self.pending.append((now, counted))
         self.idle.clear()
-        await self.ws.send_str(json.dumps({"type": "action", "action": token}))
+        await self.ws.send_str(orjson.dumps({"type": "action", "action": token}).decode())
 
     async def open_loop(self, rate: float, start: float, end: float) -> None:
         """Send `rate` actions a second on a clock, whatever the answers do."""

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from functools import cache
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from games.engine import GameCode
@@ -62,12 +64,19 @@ _STORE_RANKED = _STORE.format(
 _STORE_UNRANKED = _STORE.format(offer="", version="NULL::bigint")
 
 
+@cache
+def available() -> bool:
+    """Whether the database is PostgreSQL (the statement's dialect); asked once per process."""
+    return bool(connections[DEFAULT_DB_ALIAS].vendor == "postgresql")
+
+
 def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.datetime) -> Result:
     """Store the verified `outcome` of `player`'s submission on `code` (PostgreSQL), ranked on its
     code board (guests rank nowhere), and have its board change indexed and pushed once committed."""
-    board = None if player.is_guest else f"code:{code}"
+    text = str(code)
+    board = None if player.is_guest else f"code:{text}"
     now = timezone.now()
-    deal = Deal(code=str(code), game=code.game, variant=code.variant, number=code.number)
+    deal = Deal(code=text, game=code.game, variant=code.variant, number=code.number)
     result = Result(
         player=player,
         deal=deal,
@@ -89,7 +98,7 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
     key = replace(standings.rank_key(result), result_id=0)  # the id is the database's to give
     prefix = key.sort_key()[:-RESULT_ID_WIDTH]
     values = {
-        "code": str(code),
+        "code": text,
         "game": code.game,
         "variant": code.variant,
         "number": code.number,
@@ -111,14 +120,15 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
         "key_prefix": prefix,
     }
     sql = _STORE_UNRANKED if board is None else _STORE_RANKED
-    row = _execute(sql, values) or _execute(sql, values)  # a second run sees a deal raced in meanwhile
+    db = connections[DEFAULT_DB_ALIAS]  # `connection` would look it up again on every attribute
+    row = _execute(db, sql, values) or _execute(db, sql, values)  # a second run sees a deal raced in meanwhile
     if row is None:
         raise RuntimeError(f"the deal {code} was neither found nor made")
     result_id, deal_id, version = row
     deal.pk, result.pk = deal_id, result_id
     result.deal = deal  # sets deal_id and keeps the instance (setting deal_id alone would drop it)
     for stored in (deal, result):
-        stored._state.adding, stored._state.db = False, connection.alias
+        stored._state.adding, stored._state.db = False, db.alias
     if board is not None and version is not None:
         sort_key = prefix + f"{result_id:0{RESULT_ID_WIDTH}d}"
         change = standings.Change(board=board, player_id=player.pk, sort_key=sort_key, version=version)
@@ -126,11 +136,11 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
     return result
 
 
-def _execute(sql: str, values: dict[str, object]) -> tuple[int, int, int | None] | None:
+def _execute(db: BaseDatabaseWrapper, sql: str, values: dict[str, object]) -> tuple[int, int, int | None] | None:
     # As games.moves: a plain psycopg cursor binds on the server, so the statement is prepared after
     # a few uses on each pooled connection instead of parsed and planned on every submission.
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    db.ensure_connection()
+    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
         cursor.execute(sql, values)
         row = cursor.fetchone()
     return None if row is None else (int(row[0]), int(row[1]), None if row[2] is None else int(row[2]))

@@ -103,7 +103,7 @@ class SubmissionsView(APIView):
         summary="Verify a whole move list played elsewhere",
     )
     def post(self, request: Request) -> Response:
-        data = _valid(SubmissionSerializer, request)
+        data = _plainly_valid_submission(request.data) or _valid(SubmissionSerializer, request)
         answer_status, body = services.submit_log(
             player=_player(request),
             code=data["code"],
@@ -112,6 +112,28 @@ class SubmissionsView(APIView):
             key=data.get("key"),
         )
         return Response(body, status=answer_status)
+
+
+def _plain_text(value: object, max_length: int) -> bool:
+    """A string StrictCharField takes as it is: not blank, no surrounding space to trim, no NUL."""
+    return type(value) is str and 0 < len(value) <= max_length and value == value.strip() and "\x00" not in value
+
+
+def _plainly_valid_submission(data: object) -> dict | None:
+    """The submission's fields when SubmissionSerializer would accept them unchanged; else None, and
+    the serializer decides (and words any refusal). Building a serializer is ~7% of the request's CPU.
+    """
+    if type(data) is not dict:
+        return None
+    code, moves = data.get("code"), data.get("moves")
+    score, key = data.get("claimed_score"), data.get("key")
+    if not (_plain_text(code, 64) and type(moves) is list):
+        return None
+    if score is not None and not (type(score) is int and -(10**15) < score < 10**15):
+        return None
+    if key is not None and not _plain_text(key, 128):
+        return None
+    return {"code": code, "moves": moves, "claimed_score": score, "key": key}
 
 
 class DailyView(APIView):

@@ -6,14 +6,13 @@ its sort key and version, the rank index and the live push after the commit; gue
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from games import services
+from games import submitted
 from games.deals import deal_for
 from games.engine import GameCode
 from games.models import Deal
@@ -106,7 +105,7 @@ def test_the_statement_stores_what_the_orm_path_stores(monkeypatch: pytest.Monke
     one, other = make_player("statement"), make_player("orm")
     code = "SD1-S1-HJSZOZN"
     answers = [_submit(one, winning_log(code)[:n], code) for n in (30, 0)]
-    monkeypatch.setattr(services, "connection", types.SimpleNamespace(vendor="sqlite"))  # the portable path
+    monkeypatch.setattr(submitted, "available", lambda: False)  # the portable path (SQLite's)
     orm_answers = [_submit(other, winning_log(code)[:n], code) for n in (30, 0)]
     assert _rows(one) == _rows(other)
     strip = [{k: v for k, v in a.items() if k not in ("id", "player", "verified_at")} for a in answers + orm_answers]
@@ -150,3 +149,57 @@ def test_canonical_texts_are_the_engines_and_are_remembered() -> None:
     sloppy = [f" {token} " for token in tokens]  # the engine accepts surrounding spaces
     assert canonical(sloppy) == canonical(tokens) == tokens
     assert canonical(sloppy) == tokens  # the second time from what it remembered
+
+
+_BODIES: list[object] = [
+    {"code": CODE, "moves": ["D"]},
+    {"code": CODE, "moves": [], "claimed_score": 12, "key": "k-1", "extra": True},
+    {"code": CODE, "moves": ["D"], "claimed_score": None, "key": None},
+    {"code": " " + CODE, "moves": []},  # the serializer trims it
+    {"code": CODE + "\n", "moves": []},
+    {"code": "", "moves": []},
+    {"code": "   ", "moves": []},
+    {"code": "A" * 64, "moves": []},
+    {"code": "A" * 65, "moves": []},
+    {"code": "A\x00B", "moves": []},
+    {"code": 5, "moves": []},
+    {"code": None, "moves": []},
+    {"code": CODE},
+    {"moves": []},
+    {"code": CODE, "moves": "D"},
+    {"code": CODE, "moves": None},
+    {"code": CODE, "moves": {"0": "D"}},
+    {"code": CODE, "moves": [], "claimed_score": True},
+    {"code": CODE, "moves": [], "claimed_score": 1.0},
+    {"code": CODE, "moves": [], "claimed_score": "500"},
+    {"code": CODE, "moves": [], "claimed_score": -(10**14)},
+    {"code": CODE, "moves": [], "claimed_score": 10**1200},
+    {"code": CODE, "moves": [], "key": ""},
+    {"code": CODE, "moves": [], "key": " k"},
+    {"code": CODE, "moves": [], "key": "k" * 128},
+    {"code": CODE, "moves": [], "key": "k" * 129},
+    {"code": CODE, "moves": [], "key": 3},
+    [{"code": CODE, "moves": []}],
+    "text",
+    None,
+]
+
+
+@pytest.mark.parametrize("body", _BODIES)
+def test_the_quick_check_accepts_only_what_the_serializer_accepts_unchanged(body: object) -> None:
+    from games.api.serializers import SubmissionSerializer
+    from games.api.views import _plainly_valid_submission
+
+    quick = _plainly_valid_submission(body)
+    serializer = SubmissionSerializer(data=body)
+    if quick is None:
+        return  # the serializer decides, as it always did
+    assert serializer.is_valid(), serializer.errors
+    validated = dict(serializer.validated_data)
+    assert quick == {"claimed_score": None, "key": None, **validated}
+
+
+def test_the_quick_check_takes_ordinary_submissions() -> None:
+    from games.api.views import _plainly_valid_submission
+
+    assert all(_plainly_valid_submission(body) is not None for body in _BODIES[:3])

@@ -7,13 +7,19 @@ allow no ':' so it becomes '.'.
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from typing import Any
 
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 
 log = logging.getLogger(__name__)
+
+_clients: dict[str, redis.Redis] = {}
+_clients_lock = threading.Lock()
 
 
 def board_group(board: str) -> str:
@@ -34,3 +40,30 @@ def send(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, {**message, "group": group})
     except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
         log.exception("could not push to %s", group)
+
+
+def watched(group: str) -> bool:
+    """False only when no process listens to `group`: then a push to it can be skipped.
+
+    A push is channels_redis's two round trips plus a hop to the event loop, for nobody, on most
+    boards (a code's board has no watchers most of the time): one EXISTS on the group's key, from
+    this thread, answers first. A watcher joins before it reads its snapshot (leaderboard.consumers),
+    so one who joins after this answered reads a board that already has the change. Any doubt
+    (another layer, sharded or unusual hosts, Redis failing) answers True: the push is tried as before.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    if not isinstance(layer, RedisChannelLayer) or len(layer.hosts) != 1 or set(layer.hosts[0]) != {"address"}:
+        return True
+    address = str(layer.hosts[0]["address"])
+    try:
+        with _clients_lock:
+            client = _clients.get(address)
+            if client is None:
+                client = _clients[address] = redis.Redis.from_url(
+                    address, socket_timeout=1.0, socket_connect_timeout=1.0
+                )
+        return bool(client.exists(layer._group_key(group)))
+    except (redis.RedisError, OSError, ValueError):
+        return True

@@ -57,6 +57,7 @@ def session_progressed(*, session: GameSession) -> None:
 def _board_changed(change: standings.Change, row: selectors.Row) -> None:
     """Index the change, and push the entry with the rank the index update itself returned."""
     board = parse_board(change.board)
+    group = groups.board_group(board.id)
     if not rank_index.enabled():
         entry = selectors.entry_of(board=board, player_id=change.player_id)  # SQL: no index, no Redis layer
     else:
@@ -64,6 +65,8 @@ def _board_changed(change: standings.Change, row: selectors.Row) -> None:
             placed = rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
         except rank_index.RankIndexUnavailable:
             return  # no push either (the layer is the same Redis); watchers resync when it is back
+        if not groups.watched(group):
+            return  # indexed; nobody to tell (most code boards)
         # Out of step (a change missed or still on its way): the reader's path catches the index up.
         entry = (
             selectors.entry_document(board, row, placed.rank + 1)
@@ -71,4 +74,4 @@ def _board_changed(change: standings.Change, row: selectors.Row) -> None:
             else selectors.entry_of(board=board, player_id=change.player_id)
         )
     if entry is not None:
-        groups.send(groups.board_group(board.id), {"type": "board.change", "board": board.id, "entry": entry})
+        groups.send(group, {"type": "board.change", "board": board.id, "entry": entry})

@@ -6,6 +6,7 @@ its sort key and version, the rank index and the live push after the commit; gue
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from leaderboard import groups, rank_index, standings
 from leaderboard.models import BoardEntry, BoardVersion, Player, PlayerStats, Result
 from tests.conftest import make_player
 from tests.games.play_helpers import vector_log, winning_log
+from tests.leaderboard.watchers import watching
 
 CODE = "RU1-C-MFXTMVO"
 BOARD = f"code:{CODE}"
@@ -34,10 +36,12 @@ def _fresh_board() -> None:
 
 
 @pytest.fixture
-def pushes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+def pushes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """What is pushed to the boards; someone watches BOARD meanwhile (an unwatched board gets no push)."""
     sent: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(groups, "send", lambda group, message: sent.append((group, message)))
-    return sent
+    with watching(groups.board_group(BOARD)):
+        yield sent
 
 
 def _client(player: Player) -> APIClient:

@@ -20,6 +20,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
+from config.errors import Conflict
 from games.engine import GameCode
 from games.models import Deal
 from games.verification import Outcome
@@ -122,8 +123,8 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
     sql = _STORE_UNRANKED if board is None else _STORE_RANKED
     db = connections[DEFAULT_DB_ALIAS]  # `connection` would look it up again on every attribute
     row = _execute(db, sql, values) or _execute(db, sql, values)  # a second run sees a deal raced in meanwhile
-    if row is None:
-        raise RuntimeError(f"the deal {code} was neither found nor made")
+    if row is None:  # not seen in practice: the second run's snapshot has the deal that raced in
+        raise Conflict("This game code was being stored by another request just now. Send the submission again.")
     result_id, deal_id, version = row
     deal.pk, result.pk = deal_id, result_id
     result.deal = deal  # sets deal_id and keeps the instance (setting deal_id alone would drop it)

@@ -207,3 +207,20 @@ def test_the_quick_check_takes_ordinary_submissions() -> None:
     from games.api.views import _plainly_valid_submission
 
     assert all(_plainly_valid_submission(body) is not None for body in _BODIES[:3])
+
+
+@pytest.mark.django_db
+def test_a_deal_raced_in_by_another_request_is_found_by_a_second_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = submitted._execute
+    runs: list[int] = []
+
+    def racing(*args: Any) -> Any:  # the first run's snapshot missed a deal another request committed
+        runs.append(1)
+        return None if len(runs) == 1 else real(*args)
+
+    monkeypatch.setattr(submitted, "_execute", racing)
+    answer = _submit(make_player("raced"), LOG[:10])
+    assert len(runs) == 2 and Result.objects.filter(pk=answer["id"]).exists()
+    monkeypatch.setattr(submitted, "_execute", lambda *args: None)
+    response = _client(make_player("raced-twice")).post("/api/submissions", {"code": CODE, "moves": []}, format="json")
+    assert response.status_code == 409 and "again" in response.json()["error"]["message"]

@@ -318,6 +318,23 @@ def pids_named(name: str) -> list[int]:
     return found
 
 
+# PostgreSQL's own processes that work for every database (the WAL and the buffers).
+_POSTGRES_SHARED = ("walwriter", "checkpointer", "background writer")
+
+
+def postgres_pids(db: str) -> list[int]:
+    """The backends serving `db` and the shared writers: not the backends of other databases, so
+    the figure holds while other work uses the same server."""
+    found = []
+    for pid in pids_named("postgres"):
+        with contextlib.suppress(OSError):
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").rstrip("\x00 ")
+            # "postgres: 15/main: postgres <db> 127.0.0.1(port) idle", "...: autovacuum worker <db>"
+            if f" {db} " in f"{title} " or title.endswith(_POSTGRES_SHARED):
+                found.append(pid)
+    return found
+
+
 def rss_bytes(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -331,7 +348,7 @@ class CpuMeter:
     def __init__(self, stack: Stack) -> None:
         self.groups = {
             "daphne": lambda: stack.pids(),
-            "postgres": lambda: pids_named("postgres"),
+            "postgres": lambda: postgres_pids(stack.db),
             "redis": lambda: pids_named("redis-server"),
             "driver": lambda: [os.getpid()],
         }

@@ -106,6 +106,8 @@ if DATABASE_URL:
         # is replaced).
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # Django has the pool check connections only then
+        # Django's backend, whose pool check asks PostgreSQL only when the socket says something is up.
+        DATABASES["default"]["ENGINE"] = "config.postgres"
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
                 "min_size": env_int("DB_POOL_MIN", 2),

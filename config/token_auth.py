@@ -9,21 +9,33 @@ PostgreSQL and saving the player never writes it back unless it was set.
 
 Revocation stays exact. Deleting a token (log-out, the admin, a deleted
 player) and saving a player replace the cached entry by a tombstone before
-the change commits: until it expires every request with that key asks
+the change commits: until it expires (TOMBSTONE_SECONDS) every request with that key asks
 PostgreSQL, and a request that read the token before the change cannot put
 it back (entries are only ever added where nothing is stored). Without
 Redis, or while it fails, every request asks PostgreSQL as before. What a
 cache cannot see: a revocation while Redis is unreachable, or a bulk
 `QuerySet.update()` of players, leaves an entry to live out CACHE_SECONDS.
+
+Each process also keeps the entries it read (LOCAL_SECONDS), so a script's
+requests cost no Redis round trip either, but only while it listens to the
+revocations: every tombstone is also published, a thread per process
+subscribes and drops what it names, and a process whose subscription is not
+up keeps nothing (and drops everything when it goes down). A change made in
+this process drops its own copy at once; one made elsewhere arrives with the
+publication (well under a millisecond on loopback, before the change has
+even committed). An entry read before a revocation and kept after it is
+refused by a generation count.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
 import logging
 import threading
+import time
 from typing import Any
 
 import redis
@@ -39,6 +51,9 @@ from leaderboard.models import Player
 log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 60
+TOMBSTONE_SECONDS = 10  # far longer than a read that began before the change can take
+LOCAL_SECONDS = 30
+LOCAL_MAX = 10_000
 _TOMBSTONE = "-"
 
 # Every column but the password hash, in a fixed order; datetimes travel as ISO text.
@@ -63,9 +78,99 @@ def _redis() -> redis.Redis | None:
     return client
 
 
+def _prefix() -> str:
+    return str(settings.CACHES["default"].get("KEY_PREFIX", ""))
+
+
 def cache_key(token_key: str) -> str:
-    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
-    return f"{prefix}:auth:token:{hashlib.sha256(token_key.encode()).hexdigest()}"
+    return f"{_prefix()}:auth:token:{hashlib.sha256(token_key.encode()).hexdigest()}"
+
+
+def channel() -> str:
+    """Where the names of dropped entries are published."""
+    return f"{_prefix()}:auth:forget"
+
+
+class LocalCache:
+    """This process's copies of cache entries, kept only while subscribed to the revocations."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.entries: dict[str, tuple[str, float]] = {}
+        self.generation = 0  # moves on with every drop: a copy read before one is not kept
+        self.live = False
+        self.lock = threading.Lock()
+        threading.Thread(target=self._listen, name="token-cache", daemon=True).start()
+
+    def get(self, name: str) -> str | None:
+        found = self.entries.get(name) if self.live else None
+        return found[0] if found is not None and found[1] > time.monotonic() else None
+
+    def keep(self, name: str, text: str, generation: int) -> None:
+        with self.lock:
+            if self.live and generation == self.generation:
+                if len(self.entries) >= LOCAL_MAX:
+                    self.entries.clear()
+                self.entries[name] = (text, time.monotonic() + LOCAL_SECONDS)
+
+    def drop(self, names: list[str]) -> None:
+        with self.lock:
+            self.generation += 1
+            for name in names:
+                self.entries.pop(name, None)
+
+    def _down(self) -> None:
+        with self.lock:
+            self.live = False
+            self.generation += 1
+            self.entries.clear()
+
+    def _listen(self) -> None:
+        heard = True
+        while True:
+            pubsub = None
+            try:
+                client = redis.Redis.from_url(
+                    self.url, decode_responses=True, socket_timeout=5.0, socket_connect_timeout=1.0
+                )
+                pubsub = client.pubsub()
+                pubsub.subscribe(channel())
+                pinged = time.monotonic()
+                while True:
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is None:
+                        if time.monotonic() - pinged > 2.0:
+                            pubsub.ping()  # a Redis that went away silently fails this (or the read's timeout)
+                            pinged = time.monotonic()
+                    elif message["type"] == "subscribe":
+                        with self.lock:
+                            self.live = heard = True
+                    elif message["type"] == "message":
+                        self.drop(str(message["data"]).split())
+            except Exception as error:  # whatever it was: keep nothing until subscribed again
+                if heard:
+                    log.warning("token cache: revocations not heard (%s), keeping no copies", error)
+                heard = False
+            finally:
+                self._down()
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        pubsub.close()
+            time.sleep(1.0)
+
+
+_locals: dict[str, LocalCache] = {}
+
+
+def local_cache() -> LocalCache | None:
+    url = settings.REDIS_URL
+    if not url:
+        return None
+    with _clients_lock:
+        found = _locals.get(url)
+        if found is None:
+            found = _locals[url] = LocalCache(url)
+    return found
 
 
 def _encode(player: Player) -> str:
@@ -94,17 +199,25 @@ class CachedTokenAuthentication(TokenAuthentication):
         if client is None:
             return super().authenticate_credentials(key)
         name = cache_key(key)
-        try:
-            stored = client.get(name)
-        except (redis.RedisError, OSError) as error:
-            log.warning("token cache unavailable, asking PostgreSQL: %s", error)
-            return super().authenticate_credentials(key)
+        local = local_cache()
+        stored = local.get(name) if local is not None else None
+        if stored is None:
+            generation = local.generation if local is not None else 0
+            try:
+                stored = client.get(name)
+            except (redis.RedisError, OSError) as error:
+                log.warning("token cache unavailable, asking PostgreSQL: %s", error)
+                return super().authenticate_credentials(key)
+            if local is not None and stored and stored != _TOMBSTONE:
+                local.keep(name, stored, generation)
         player = _decode(stored) if stored and stored != _TOMBSTONE else None
         if player is None:
             user, token = super().authenticate_credentials(key)
             if stored is None and isinstance(user, Player):
+                text = _encode(user)
                 try:
-                    client.set(name, _encode(user), nx=True, ex=CACHE_SECONDS)
+                    if client.set(name, text, nx=True, ex=CACHE_SECONDS) and local is not None:
+                        local.keep(name, text, generation)
                 except (redis.RedisError, OSError) as error:
                     log.warning("token cache unavailable, not kept: %s", error)
             return user, token
@@ -117,14 +230,20 @@ class CachedTokenAuthentication(TokenAuthentication):
 
 
 def forget(token_keys: list[str]) -> None:
-    """Tombstone these tokens' entries: the next requests ask PostgreSQL."""
+    """Tombstone these tokens' entries and have every process drop its copy: the next requests ask
+    PostgreSQL."""
     client = _redis()
     if client is None or not token_keys:
         return
+    names = [cache_key(key) for key in token_keys]
+    local = local_cache()
+    if local is not None:
+        local.drop(names)
     try:
         pipe = client.pipeline(transaction=False)
-        for key in token_keys:
-            pipe.set(cache_key(key), _TOMBSTONE, ex=CACHE_SECONDS)
+        for name in names:
+            pipe.set(name, _TOMBSTONE, ex=TOMBSTONE_SECONDS)
+        pipe.publish(channel(), " ".join(names))
         pipe.execute()
     except (redis.RedisError, OSError) as error:
         log.error("token cache not told of a change (%s): cached entries live out %s s", error, CACHE_SECONDS)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import redis
 from django.conf import settings
+from django.db import connection
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -30,18 +33,17 @@ def _stored(token: str) -> str | None:
     return None if value is None else str(value)
 
 
-def _login(api: APIClient, name: str = "alice") -> str:
-    response = api.post("/api/auth/login", {"username": name, "password": PASSWORD}, format="json")
-    assert response.status_code == 200
-    return str(response.json()["token"])
+def _token(player: Player) -> str:
+    """A script's token (a browser log-in also saves the player, which tombstones the entry a while)."""
+    return str(Token.objects.get_or_create(user=player)[0].key)
 
 
 def test_a_token_is_cached_without_its_key_or_the_password_hash(api: APIClient) -> None:
     player = make_player()
-    token = _login(api)
+    token = _token(player)
     assert _client(token).get("/api/auth/me").status_code == 200
     stored = _stored(token)
-    assert stored is not None and token not in stored and player.password not in stored
+    assert stored is not None and stored.startswith("[") and token not in stored and player.password not in stored
     assert "alice" in stored
     again = _client(token).get("/api/auth/me")  # from the cache
     assert again.status_code == 200 and again.json()["username"] == "alice"
@@ -49,11 +51,10 @@ def test_a_token_is_cached_without_its_key_or_the_password_hash(api: APIClient) 
 
 
 def test_a_cached_token_is_refused_after_log_out(api: APIClient) -> None:
-    make_player()
-    token = _login(api)
+    token = _token(make_player())
     client = _client(token)
     assert client.get("/api/auth/me").status_code == 200
-    assert _stored(token) is not None
+    assert str(_stored(token)).startswith("[")  # cached
     assert client.post("/api/auth/logout").status_code == 200
     refused = client.get("/api/auth/me")
     assert refused.status_code == 401 and "not valid" in refused.json()["error"]["message"]
@@ -63,15 +64,16 @@ def test_a_cached_token_is_refused_after_log_out(api: APIClient) -> None:
 def test_a_token_deleted_elsewhere_is_refused(api: APIClient) -> None:
     """Another process (or the admin) deletes the token: the cached entry goes with it."""
     player = make_player()
-    token = _login(api)
+    token = _token(player)
     assert _client(token).get("/api/auth/me").status_code == 200
+    assert str(_stored(token)).startswith("[")  # cached
     Token.objects.filter(user=player).delete()
     assert _client(token).get("/api/auth/me").status_code == 401
 
 
 def test_a_deactivated_or_deleted_player_is_refused(api: APIClient) -> None:
     player = make_player()
-    token = _login(api)
+    token = _token(player)
     assert _client(token).get("/api/auth/me").status_code == 200
     player.is_active = False
     player.save()
@@ -85,16 +87,14 @@ def test_a_deactivated_or_deleted_player_is_refused(api: APIClient) -> None:
 
 
 def test_a_read_from_before_a_revocation_cannot_put_the_token_back(api: APIClient) -> None:
-    make_player()
-    token = _login(api)
+    token = _token(make_player())
     token_auth.forget([token])  # what a revocation leaves: a tombstone while it commits
     assert _client(token).get("/api/auth/me").status_code == 200  # PostgreSQL: still valid
     assert _stored(token) == "-"  # and not cached over the tombstone
 
 
 def test_the_cached_player_never_writes_a_stale_password_back(api: APIClient) -> None:
-    make_player()
-    token = _login(api)
+    token = _token(make_player())
     authenticate = token_auth.CachedTokenAuthentication().authenticate_credentials
     authenticate(token)  # fills the cache
     player, _ = authenticate(token)  # from the cache
@@ -109,7 +109,7 @@ def test_the_cached_player_never_writes_a_stale_password_back(api: APIClient) ->
 
 def test_a_change_to_the_player_is_seen_at_once(api: APIClient) -> None:
     player = make_player()
-    token = _login(api)
+    token = _token(player)
     assert _client(token).get("/api/auth/me").json()["username"] == "alice"
     player.username = "alicia"  # e.g. renamed in the admin
     player.save()
@@ -117,10 +117,58 @@ def test_a_change_to_the_player_is_seen_at_once(api: APIClient) -> None:
 
 
 def test_without_redis_tokens_are_checked_in_postgresql(api: APIClient) -> None:
-    make_player()
-    token = _login(api)
+    token = _token(make_player())
     for url in (None, DOWN):
         with override_settings(REDIS_URL=url):
             assert _client(token).get("/api/auth/me").status_code == 200
             assert _client("0" * 40).get("/api/auth/me").status_code == 401
     assert _stored(token) is None
+
+
+def _listening() -> token_auth.LocalCache:
+    local = token_auth.local_cache()
+    assert local is not None
+    deadline = time.monotonic() + 5
+    while not local.live and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert local.live
+    return local
+
+
+def test_a_process_keeps_a_copy_and_drops_it_when_another_process_revokes(api: APIClient) -> None:
+    token = _token(make_player())
+    local = _listening()
+    name = token_auth.cache_key(token)
+    assert _client(token).get("/api/auth/me").status_code == 200
+    assert local.get(name) is not None
+    # Another process logs the player out: the row goes, its tombstone and publication follow.
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM authtoken_token WHERE key = %s", [token])
+    client = redis.Redis.from_url(settings.REDIS_URL, decode_responses=True)
+    client.set(name, "-", ex=60)
+    client.publish(token_auth.channel(), name)
+    deadline = time.monotonic() + 5
+    while local.get(name) is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert local.get(name) is None
+    assert _client(token).get("/api/auth/me").status_code == 401
+
+
+def test_a_copy_read_before_a_revocation_is_not_kept() -> None:
+    local = _listening()
+    generation = local.generation
+    local.drop(["something"])  # a revocation lands while the read is on its way
+    local.keep("late", "[]", generation)
+    assert local.get("late") is None
+
+
+def test_no_copies_are_kept_while_the_revocations_are_not_heard() -> None:
+    local = _listening()
+    with local.lock:
+        local.live = False
+    try:
+        local.keep("unheard", "[]", local.generation)
+        assert local.get("unheard") is None
+    finally:
+        with local.lock:
+            local.live = True

@@ -77,8 +77,10 @@ class Stack:
         env: dict[str, str] | None = None,
         time_limit: float = 600.0,
         quiet: bool = False,
+        app: str = "config.asgi:application",
     ) -> None:
         self.tag = f"bench_{os.getpid()}"
+        self.app = app
         self.db = self.tag
         self.workers = workers
         self.time_limit = time_limit
@@ -141,7 +143,7 @@ class Stack:
         self.logs.append(log)
         with log.open("wb") as out:
             proc = subprocess.Popen(
-                [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "--access-log", "/dev/null", "config.asgi:application"],
+                [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "--access-log", "/dev/null", self.app],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,

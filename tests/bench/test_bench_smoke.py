@@ -77,3 +77,10 @@ def test_live_push_reaches_every_watcher() -> None:
 def test_memory() -> None:
     out = run("memory.py", "--sessions", "20", "--actions", "10")
     assert "bytes per session" in out and "bytes per open socket" in out
+
+
+def test_floor_measures_the_three_sockets_side_by_side() -> None:
+    out = run("floor.py", "--clients", "3", "--duration", "1", "--warmup", "0.3")
+    for socket in ("/bench/raw/", "/bench/echo/", "/bench/hop/"):
+        assert f"{socket:<14}: count" in out and "/message" in out
+    assert "refereed play, 3 players" in out and "unanswered 0, errors 0" in out

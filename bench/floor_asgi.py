@@ -1,0 +1,81 @@
+"""The service's ASGI application plus echo sockets that do no game work, for `bench/floor.py`.
+
+`/bench/echo/` goes through everything a play socket goes through (origin
+check, session and token auth, `JsonConsumer` framing and flood control)
+and answers each message with a fixed document of the size of a play
+answer; `/bench/hop/` adds the trip to a database thread every action
+makes; `/bench/raw/` is a bare ASGI WebSocket loop under the same daphne.
+Together with the real `/ws/play/` they split an action's cost into the
+server's floor, Channels' share and the game's share. Only `bench/` loads
+this module: the service never serves these paths.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from config.asgi import application as service  # sets Django up first
+
+# isort: split
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from config.ws import JsonConsumer, in_database_thread  # noqa: E402
+from config.ws_auth import TokenAuthMiddleware  # noqa: E402
+
+REPLY_BYTES = int(os.environ.get("FLOOR_REPLY_BYTES", "1200"))
+# A session-shaped document of REPLY_BYTES once encoded.
+_FILLER = {"type": "session", "view": "x" * max(0, REPLY_BYTES - 30)}
+
+
+class EchoConsumer(JsonConsumer):
+    channel_layer_alias = "play-needs-no-channel-layer"  # as the play socket: no layer
+
+    async def receive_message(self, message: dict[str, Any]) -> None:
+        await self.send_json(_FILLER)
+
+
+def _nothing() -> dict[str, Any]:
+    return _FILLER
+
+
+class HopConsumer(EchoConsumer):
+    """The echo, with the trip to a socket database thread and back that every action makes."""
+
+    async def receive_message(self, message: dict[str, Any]) -> None:
+        await self.send_json(await in_database_thread(_nothing)())
+
+
+echo = AllowedHostsOriginValidator(
+    AuthMiddlewareStack(
+        TokenAuthMiddleware(
+            URLRouter([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())])
+        )
+    )
+)
+_RAW_REPLY = "x" * REPLY_BYTES
+
+
+async def raw(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    while True:
+        message = await receive()
+        kind = message["type"]
+        if kind == "websocket.connect":
+            await send({"type": "websocket.accept"})
+        elif kind == "websocket.receive":
+            await send({"type": "websocket.send", "text": _RAW_REPLY})
+        else:
+            return
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    where = scope.get("path", "")
+    if scope["type"] == "websocket" and where.startswith("/bench/raw/"):
+        await raw(scope, receive, send)
+    elif scope["type"] == "websocket" and where.startswith(("/bench/echo/", "/bench/hop/")):
+        await echo(scope, receive, send)
+    else:
+        await service(scope, receive, send)

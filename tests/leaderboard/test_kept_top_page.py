@@ -109,3 +109,20 @@ def test_without_redis_nothing_is_kept_and_the_answer_is_the_same(api: APIClient
     with override_settings(REDIS_URL=DOWN):
         assert selectors.leaderboard(board=parse_board(BOARD), viewer=None) == with_index
     assert _kept() is None
+
+
+def test_the_read_of_my_entry_is_a_statement_postgresql_keeps_prepared(api: APIClient) -> None:
+    from django.db import DatabaseError, connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's prepared statements")
+    _scored(named("alice"), 300)
+    for _ in range(3):
+        assert api.get(URL).status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%(SELECT version%"])
+        assert cursor.fetchone()[0] == 1
+    assert connection.connection.prepare_threshold is None  # Django's setting, for everything else
+    # Its errors are Django's (the API answers a database failure with 503 from those).
+    with pytest.raises(DatabaseError), transaction.atomic():
+        selectors._prepared_row("SELECT no_such_column FROM leaderboard_boardversion", [])

@@ -69,14 +69,14 @@ _CANONICAL_LIMIT = 100_000
 
 
 def canonical(tokens: Sequence[object]) -> list[str]:
-    """The canonical text of tokens the engine accepted (so none can refuse): the log as stored."""
+    """The canonical text of tokens the engine accepted (all strings, none can refuse): the log as stored."""
     known = _CANONICAL
-    texts: list[str] = []
-    for token in tokens:
-        text = known.get(token) if type(token) is str else None
-        if text is None:
-            text = str(parse_action(token))
-            if type(token) is str and len(known) < _CANONICAL_LIMIT:
-                known[token] = text
-        texts.append(text)
-    return texts
+    texts: list[str | None] = list(map(known.get, tokens))  # type: ignore[arg-type]  # accepted: all str
+    if None in texts:
+        for i, text in enumerate(texts):
+            if text is None:
+                token = tokens[i]
+                texts[i] = text = str(parse_action(token))
+                if type(token) is str and len(known) < _CANONICAL_LIMIT:
+                    known[token] = text
+    return texts  # type: ignore[return-value]  # no None is left

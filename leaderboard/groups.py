@@ -61,8 +61,11 @@ def watched(group: str) -> bool:
         with _clients_lock:
             client = _clients.get(address)
             if client is None:
+                # driver_info=None: a new connection neither looks redis-py's version up in the package
+                # metadata (importlib.metadata, email header parsing) nor sends it (CLIENT SETINFO): the
+                # pool grows by a connection per concurrent request.
                 client = _clients[address] = redis.Redis.from_url(
-                    address, socket_timeout=1.0, socket_connect_timeout=1.0
+                    address, socket_timeout=1.0, socket_connect_timeout=1.0, driver_info=None
                 )
         return bool(client.exists(layer._group_key(group)))
     except (redis.RedisError, OSError, ValueError):

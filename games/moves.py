@@ -8,9 +8,9 @@ update and the log insert are one statement (one implicit transaction).
 
 from __future__ import annotations
 
-import psycopg
 from django.db import connection, transaction
 
+from config.prepared import fetchone_prepared
 from games.models import GameAction, GameSession
 
 _SESSIONS = GameSession._meta.db_table
@@ -60,13 +60,7 @@ def append(session: GameSession, *, token: str, score: int, moves: int, progress
 
 
 def _append_postgres(values: dict[str, object]) -> bool | None:
-    # Django binds parameters on the client, so PostgreSQL would parse and plan this statement on
-    # every action; a plain psycopg cursor binds on the server and prepares it after a few uses on
-    # each kept connection. Errors still surface as Django's DatabaseError.
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(_APPEND_POSTGRES, values)
-        row = cursor.fetchone()
+    row = fetchone_prepared(_APPEND_POSTGRES, values)  # parsed and planned once per kept connection
     return None if row is None else bool(row[0])
 
 

@@ -16,9 +16,9 @@ import logging
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-import psycopg
 from django.db import connection
 
+from config.prepared import fetchone_prepared
 from leaderboard import rank_index, standings
 from leaderboard.boards import Board
 from leaderboard.models import BoardEntry, BoardVersion, Player
@@ -191,37 +191,14 @@ def _player_id(viewer: Player | None) -> int | None:
 def _version_and_mine(board: str, player_id: int | None) -> tuple[int, Row | None]:
     """The board's version and the player's entry, in one query."""
     if connection.vendor == "postgresql":
-        version, *rest = _prepared_row(_MINE, [board, board, player_id])
+        row = fetchone_prepared(_MINE, [board, board, player_id])  # planning took 5x running it
+        assert row is not None  # _MINE always answers one row
+        version, *rest = row
     else:
         with connection.cursor() as cursor:
             cursor.execute(_MINE, [board, board, player_id])
             version, *rest = cursor.fetchone()
     return int(version or 0), (Row(*rest) if rest[0] is not None else None)
-
-
-def _prepared_row(query: str, params: list[Any]) -> tuple[Any, ...]:
-    """One row of a query every read makes, from a statement PostgreSQL keeps prepared on the pooled
-    connection: planning _MINE took ~0.6 ms, five times running it. Django's cursors bind on the
-    client and never prepare; errors still come out as Django's.
-
-    Django also turns psycopg's prepared statements off for the connection (prepare_threshold None,
-    for transaction-mode poolers; this pool keeps sessions). It is lifted only around this call, so
-    other code's server-side cursors on the connection keep preparing nothing."""
-    connection.ensure_connection()
-    raw = connection.connection
-    threshold = raw.prepare_threshold
-    raw.prepare_threshold = _NEVER_BY_COUNT if threshold is None else threshold
-    try:
-        with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
-            cursor.execute(query, params, prepare=True)
-            row = cursor.fetchone()
-    finally:
-        raw.prepare_threshold = threshold
-    assert row is not None  # _MINE always answers one row
-    return tuple(row)
-
-
-_NEVER_BY_COUNT = 2**31  # prepare=True prepares; nothing is prepared for having run often
 
 
 def _rows(board: str, keys: list[str]) -> dict[str, Row]:

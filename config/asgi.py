@@ -6,20 +6,11 @@ WebSockets pass the allowed-hosts origin check, then authenticate by the
 
 import gc
 import os
-import sys
 
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
-
-from django.conf import settings  # noqa: E402
-
-# The event loop serves every socket of the process; while a socket's database thread computes
-# (a document, a replay), the loop waits for the GIL. With Python's 5 ms switch interval that wait
-# was most of the play answers' p99 at 600 actions/s (bench/README.md); 0.5 ms cut it by a third
-# to a half.
-sys.setswitchinterval(max(settings.GIL_SWITCH_US, 1) / 1_000_000)
 
 from config.http import ASGIHandler  # noqa: E402
 

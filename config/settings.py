@@ -220,9 +220,6 @@ RATE_ACTIONS = env_int("RATE_ACTIONS", 30)  # per session per second
 RATE_SUBMISSIONS = env_int("RATE_SUBMISSIONS", 60)  # per player per minute
 RATE_WS_MESSAGES = env_int("RATE_WS_MESSAGES", 60)  # per socket per second before it is closed
 WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for socket work
-# How long a thread may hold the GIL while another waits (Python's default is 5,000 us): the event
-# loop waits behind a socket thread's work for at most this long. See config/asgi.py.
-GIL_SWITCH_US = env_int("GIL_SWITCH_US", 500)
 
 LOGGING = {
     "version": 1,

@@ -52,20 +52,27 @@ class RussianGame(Game):
 
     # ------------------------------------------------------------------ moves
 
-    def _fit_refusal(self, card: int, t: int) -> IllegalAction | None:
-        """Why ``card`` (with whatever is on it) may not go onto column ``t``."""
+    def _fits(self, card: int, t: int) -> bool:
+        """Whether ``card`` (with whatever is on it) may go onto column ``t``: the rule itself,
+        without building a refusal (legal-action lists ask this of every card and column)."""
         target = self._cols[t]
         if not target:
-            if RANK_OF[card] != KING:
-                return IllegalAction("empty_column_king_only", {"card": NAME_OF[card], "column": t + 1})
+            return RANK_OF[card] == KING
+        if self._classic:
+            return target[-1] == _HIGHER_SAME[card]
+        return RANK_OF[target[-1]] == RANK_OF[card] + 1
+
+    def _fit_refusal(self, card: int, t: int) -> IllegalAction | None:
+        """Why ``card`` (with whatever is on it) may not go onto column ``t``."""
+        if self._fits(card, t):
             return None
+        target = self._cols[t]
+        if not target:
+            return IllegalAction("empty_column_king_only", {"card": NAME_OF[card], "column": t + 1})
         top = target[-1]
         if self._classic:
-            if top != _HIGHER_SAME[card]:
-                return IllegalAction("doesnt_fit_same_suit", {"card": NAME_OF[card], "top": NAME_OF[top]})
-        elif RANK_OF[top] != RANK_OF[card] + 1:
-            return IllegalAction("doesnt_fit", {"card": NAME_OF[card], "top": NAME_OF[top]})
-        return None
+            return IllegalAction("doesnt_fit_same_suit", {"card": NAME_OF[card], "top": NAME_OF[top]})
+        return IllegalAction("doesnt_fit", {"card": NAME_OF[card], "top": NAME_OF[top]})
 
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         refusal = self._group_refusal(s, n, t)
@@ -183,6 +190,7 @@ class RussianGame(Game):
     def _legal_without_undo(self) -> list[Action]:
         cols = self._cols
         width = len(cols)
+        fits = self._fits
         actions: list[Action] = []
         for s in range(width):
             col = cols[s]
@@ -191,7 +199,7 @@ class RussianGame(Game):
             for n in range(1, min(up, MAX_GROUP) + 1):
                 card = col[size - n]
                 for t in range(width):
-                    if t != s and self._fit_refusal(card, t) is None:
+                    if t != s and fits(card, t):
                         actions.append(Move(s + 1, n, t + 1))
         for s in range(width):
             if self._home_refusal(s) is None:
@@ -200,7 +208,7 @@ class RussianGame(Game):
             if self._found[suit]:
                 card = self._found[suit][-1]
                 for t in range(width):
-                    if self._fit_refusal(card, t) is None:
+                    if fits(card, t):
                         actions.append(FromFoundation(SUITS[suit], t + 1))
         return actions
 

@@ -58,12 +58,22 @@ def take(session_id: uuid.UUID) -> tuple[GameSession, Game] | None:
 
 def put(session: GameSession, game: Game) -> None:
     """Remember copies, so that what the caller goes on using is its own."""
-    entry = (copy.copy(session), game.copy())
+    entry = (_copy_session(session), game.copy())
     with _lock:
         _entries[session.id] = entry
         _entries.move_to_end(session.id)
         while len(_entries) > CAPACITY:
             _entries.popitem(last=False)
+
+
+def _copy_session(session: GameSession) -> GameSession:
+    """What copy.copy makes of a model instance (Django's __getstate__: the fields, the state and
+    its cache of related rows, each copied one level), without the pickling protocol's detour."""
+    clone = GameSession.__new__(GameSession)
+    clone.__dict__ = session.__dict__.copy()
+    clone._state = copy.copy(session._state)
+    clone._state.fields_cache = session._state.fields_cache.copy()
+    return clone
 
 
 def forget(session_id: uuid.UUID) -> None:

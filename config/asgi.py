@@ -19,6 +19,7 @@ django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (c
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
@@ -31,6 +32,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Import every view now (the URLconf pulls in DRF, the API schema and their dependencies), not in a
+# worker's first request: that took ~300 ms of each fresh process's first POST.
+_views = get_resolver().url_patterns
 
 # Start-up built ~110,000 objects that live as long as the process: leave them out of the garbage
 # collector's full passes, which otherwise scan them all (30-190 ms each on this machine, a

@@ -15,12 +15,11 @@ import datetime as dt
 from dataclasses import replace
 from functools import cache
 
-import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from config.errors import Conflict
+from config.prepared import fetchone_prepared
 from games.engine import GameCode
 from games.models import Deal
 from games.verification import Outcome
@@ -121,15 +120,14 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
         "key_prefix": prefix,
     }
     sql = _STORE_UNRANKED if board is None else _STORE_RANKED
-    db = connections[DEFAULT_DB_ALIAS]  # `connection` would look it up again on every attribute
-    row = _execute(db, sql, values) or _execute(db, sql, values)  # a second run sees a deal raced in meanwhile
+    row = _execute(sql, values) or _execute(sql, values)  # a second run sees a deal raced in meanwhile
     if row is None:  # not seen in practice: the second run's snapshot has the deal that raced in
         raise Conflict("This game code was being stored by another request just now. Send the submission again.")
     result_id, deal_id, version = row
     deal.pk, result.pk = deal_id, result_id
     result.deal = deal  # sets deal_id and keeps the instance (setting deal_id alone would drop it)
     for stored in (deal, result):
-        stored._state.adding, stored._state.db = False, db.alias
+        stored._state.adding, stored._state.db = False, DEFAULT_DB_ALIAS
     if board is not None and version is not None:
         sort_key = prefix + f"{result_id:0{RESULT_ID_WIDTH}d}"
         change = standings.Change(board=board, player_id=player.pk, sort_key=sort_key, version=version)
@@ -137,11 +135,6 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
     return result
 
 
-def _execute(db: BaseDatabaseWrapper, sql: str, values: dict[str, object]) -> tuple[int, int, int | None] | None:
-    # As games.moves: a plain psycopg cursor binds on the server, so the statement is prepared after
-    # a few uses on each pooled connection instead of parsed and planned on every submission.
-    db.ensure_connection()
-    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
+def _execute(sql: str, values: dict[str, object]) -> tuple[int, int, int | None] | None:
+    row = fetchone_prepared(sql, values)  # planned once per pooled connection, not per submission
     return None if row is None else (int(row[0]), int(row[1]), None if row[2] is None else int(row[2]))

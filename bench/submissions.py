@@ -108,7 +108,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--count", type=int, default=3000, help="measured submissions")
     parser.add_argument("--length", type=int, default=300)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=3, help="daphne processes (cores + 1, as for play)")
     parser.add_argument("--conn-max-age", type=int, default=0, help="DB_CONN_MAX_AGE of the workers")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--profile-seconds", type=float, default=8.0)

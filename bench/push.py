@@ -103,7 +103,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--subscribers", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=3, help="daphne processes (cores + 1, as for play)")
     parser.add_argument("--wait", type=float, default=10.0, help="seconds a round waits for every watcher")
     args = parser.parse_args()
     if args.subscribers > 5000 or args.rounds > 50:

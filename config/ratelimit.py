@@ -20,11 +20,10 @@ from django.conf import settings
 from django.core.cache import cache
 
 from config.errors import RateLimited
+from config.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 
-_clients: dict[str, redis.Redis] = {}
-_clients_lock = threading.Lock()
 # bucket -> (window start, count per subject): one window per bucket, so its size is bounded by
 # the subjects seen within one window.
 _local_windows: dict[str, tuple[int, dict[str, int]]] = {}
@@ -33,13 +32,7 @@ _local_lock = threading.Lock()
 
 def _redis() -> redis.Redis | None:
     url = settings.REDIS_URL
-    if not url:
-        return None
-    with _clients_lock:
-        client = _clients.get(url)
-        if client is None:
-            client = _clients[url] = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0)
-    return client
+    return shared_client(url) if url else None
 
 
 def _window(bucket: str, subject: str, seconds: int) -> tuple[str, int]:

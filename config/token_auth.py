@@ -46,6 +46,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
+from config.redis_clients import shared_client
 from leaderboard.models import Player
 
 log = logging.getLogger(__name__)
@@ -61,21 +62,10 @@ _FIELDS = [field for field in Player._meta.concrete_fields if field.attname != "
 _NAMES = [field.attname for field in _FIELDS]
 _DATETIMES = frozenset(field.attname for field in _FIELDS if field.get_internal_type() == "DateTimeField")
 
-_clients: dict[str, redis.Redis] = {}
-_clients_lock = threading.Lock()
-
 
 def _redis() -> redis.Redis | None:
     url = settings.REDIS_URL
-    if not url:
-        return None
-    with _clients_lock:
-        client = _clients.get(url)
-        if client is None:
-            client = _clients[url] = redis.Redis.from_url(
-                url, decode_responses=True, socket_timeout=1.0, socket_connect_timeout=1.0
-            )
-    return client
+    return shared_client(url, decode=True) if url else None
 
 
 def _prefix() -> str:
@@ -160,13 +150,14 @@ class LocalCache:
 
 
 _locals: dict[str, LocalCache] = {}
+_locals_lock = threading.Lock()
 
 
 def local_cache() -> LocalCache | None:
     url = settings.REDIS_URL
     if not url:
         return None
-    with _clients_lock:
+    with _locals_lock:
         found = _locals.get(url)
         if found is None:
             found = _locals[url] = LocalCache(url)

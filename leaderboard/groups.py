@@ -7,7 +7,6 @@ allow no ':' so it becomes '.'.
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
 from typing import Any
 
@@ -16,10 +15,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
-log = logging.getLogger(__name__)
+from config.redis_clients import shared_client
 
-_clients: dict[str, redis.Redis] = {}
-_clients_lock = threading.Lock()
+log = logging.getLogger(__name__)
 
 
 def board_group(board: str) -> str:
@@ -58,15 +56,7 @@ def watched(group: str) -> bool:
         return True
     address = str(layer.hosts[0]["address"])
     try:
-        with _clients_lock:
-            client = _clients.get(address)
-            if client is None:
-                # driver_info=None: a new connection neither looks redis-py's version up in the package
-                # metadata (importlib.metadata, email header parsing) nor sends it (CLIENT SETINFO): the
-                # pool grows by a connection per concurrent request.
-                client = _clients[address] = redis.Redis.from_url(
-                    address, socket_timeout=1.0, socket_connect_timeout=1.0, driver_info=None
-                )
+        client = shared_client(address)
         return bool(client.exists(layer._group_key(group)))
     except (redis.RedisError, OSError, ValueError):
         return True

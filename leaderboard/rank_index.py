@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import redis
 from django.conf import settings
 
+from config.redis_clients import shared_client
+
 log = logging.getLogger(__name__)
 
 # Replace the player's member if the new key is better; returns the player's 0-based rank and
@@ -70,8 +72,6 @@ return 1
 _BATCH = 2000
 _REBUILD_LOCK_SECONDS = 300
 
-_clients: dict[str, redis.Redis] = {}
-
 
 class RankIndexUnavailable(Exception):
     pass
@@ -89,9 +89,7 @@ def client() -> redis.Redis:
     url = settings.REDIS_URL
     if not url:
         raise RankIndexUnavailable("no REDIS_URL")
-    if url not in _clients:
-        _clients[url] = redis.Redis.from_url(url, decode_responses=True, socket_timeout=1.0, socket_connect_timeout=1.0)
-    return _clients[url]
+    return shared_client(url, decode=True)
 
 
 def keys(board: str) -> tuple[str, str, str]:

@@ -323,24 +323,18 @@ def _store_result(
     elapsed_ms: int | None,
     finished_at: dt.datetime,
 ) -> Result:
-    result = Result.objects.create(
+    result = submitted.result_of(
         player=player,
+        outcome=outcome,
         deal=deal,
         daily=daily,
+        board=board,
         session=session,
-        source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
-        board=None if player.is_guest else board,
-        score=outcome.score,
-        moves=outcome.moves,
-        won=outcome.won,
-        sequences=outcome.sequences,
-        cards_home=outcome.cards_home,
         elapsed_ms=elapsed_ms,
-        actions=outcome.actions,
-        log=" ".join(outcome.tokens),
         finished_at=finished_at,
         verified_at=timezone.now(),
     )
+    result.save(force_insert=True)
     leaderboard.record_result(result=result)
     return result
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from config.errors import Conflict
 from config.prepared import fetchone_prepared
 from games.engine import GameCode
-from games.models import Deal
+from games.models import Daily, Deal, GameSession
 from games.verification import Outcome
 from leaderboard import services as leaderboard
 from leaderboard import standings, stats
@@ -77,21 +77,14 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
     board = None if player.is_guest else f"code:{text}"
     now = timezone.now()
     deal = Deal(code=text, game=code.game, variant=code.variant, number=code.number)
-    result = Result(
+    result = result_of(
         player=player,
+        outcome=outcome,
         deal=deal,
         daily=None,
-        session=None,
-        source=Result.Source.SUBMISSION,
         board=board,
-        score=outcome.score,
-        moves=outcome.moves,
-        won=outcome.won,
-        sequences=outcome.sequences,
-        cards_home=outcome.cards_home,
+        session=None,
         elapsed_ms=None,
-        actions=outcome.actions,
-        log=" ".join(outcome.tokens),
         finished_at=finished_at,
         verified_at=now,
     )
@@ -133,6 +126,40 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
         change = standings.Change(board=board, player_id=player.pk, sort_key=sort_key, version=version)
         leaderboard.announce(result=result, change=change)
     return result
+
+
+def result_of(
+    *,
+    player: Player,
+    outcome: Outcome,
+    deal: Deal,
+    daily: Daily | None,
+    board: str | None,
+    session: GameSession | None,
+    elapsed_ms: int | None,
+    finished_at: dt.datetime,
+    verified_at: dt.datetime,
+) -> Result:
+    """The result a verified outcome makes, not yet stored: the one shape of a session's result
+    (games.services) and of a submission's (here). Guests rank on no board."""
+    return Result(
+        player=player,
+        deal=deal,
+        daily=daily,
+        session=session,
+        source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
+        board=None if player.is_guest else board,
+        score=outcome.score,
+        moves=outcome.moves,
+        won=outcome.won,
+        sequences=outcome.sequences,
+        cards_home=outcome.cards_home,
+        elapsed_ms=elapsed_ms,
+        actions=outcome.actions,
+        log=" ".join(outcome.tokens),
+        finished_at=finished_at,
+        verified_at=verified_at,
+    )
 
 
 def _execute(sql: str, values: dict[str, object]) -> tuple[int, int, int | None] | None:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from django.conf import settings
+from django.db import connections
 from rest_framework.test import APIClient
 
+from config.ws import release_database_threads
+from leaderboard.hub import close_hub
 from leaderboard.models import Player
 
 
@@ -75,11 +81,19 @@ def _close_socket_thread_connections(django_db_setup: None) -> Iterator[None]:
     """The play sockets' database threads keep their connections; let go of them before the test
     database is dropped."""
     yield
-    from django.db import connections
-
-    from config.ws import release_database_threads
-
     release_database_threads()
     for connection in connections.all():
         if getattr(connection, "pool", None) is not None:
             connection.close_pool()  # pooled connections would also keep the test database in use
+
+
+@pytest.fixture
+async def socket_cleanup() -> AsyncIterator[None]:
+    """After a test that runs the ASGI application in process: stop this event loop's board hub,
+    close the connections of the sync worker thread and of the sockets' database threads, and drop
+    the channel layer, whose receive lock belongs to this test's event loop and would trip the next."""
+    yield
+    await close_hub()
+    await database_sync_to_async(connections.close_all)()
+    await asyncio.to_thread(release_database_threads)
+    channel_layers.backends.clear()

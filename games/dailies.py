@@ -11,15 +11,16 @@ from django.db import IntegrityError, transaction
 
 from config.errors import NotFound, Unprocessable
 from games.deals import deal_for
-from games.engine import DAILY_VARIANTS, DEAL_NUMBERS, GameCode
+from games.engine import DAILY_VARIANTS, LONG_DEAL_NUMBERS, GameCode
 from games.models import Daily
 
 
 def daily_number(secret: str, date: dt.date, variant: str) -> int:
-    """HMAC-SHA256(secret, "YYYY-MM-DD|variant") as a big-endian integer, mod 26^7."""
+    """HMAC-SHA256(secret, "YYYY-MM-DD|variant") as a big-endian integer, mod 26^20: the deal number
+    of a long code, which nobody can find from the cards it shows (docs/codes.md)."""
     message = f"{date.isoformat()}|{variant}".encode()
     digest = hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()
-    return int.from_bytes(digest, "big") % DEAL_NUMBERS
+    return int.from_bytes(digest, "big") % LONG_DEAL_NUMBERS
 
 
 def utc_today(now: dt.datetime) -> dt.date:
@@ -40,7 +41,7 @@ def daily_for(date: dt.date, variant: str, *, now: dt.datetime) -> Daily:
     daily = Daily.objects.select_related("deal").filter(date=date, variant=variant).first()
     if daily is not None:
         return daily
-    code = GameCode.from_variant(variant, daily_number(settings.DAILY_SECRET, date, variant))
+    code = GameCode.from_variant(variant, daily_number(settings.DAILY_SECRET, date, variant), long=True)
     deal = deal_for(code)
     try:
         with transaction.atomic():

@@ -39,6 +39,6 @@ def deal_for(code: GameCode) -> Deal:
         pass
     try:
         with transaction.atomic():
-            return Deal.objects.create(code=text, game=code.game, variant=code.variant, number=code.number)
+            return Deal.objects.create(code=text, game=code.game, variant=code.variant)
     except IntegrityError:
         return Deal.objects.get(code=text)

@@ -12,10 +12,9 @@ from django.db import models
 class Deal(models.Model):
     """A game code ever played or handed out; boards per code hang off it."""
 
-    code = models.CharField(max_length=24, unique=True)
+    code = models.CharField(max_length=32, unique=True)  # a long code has 28 characters
     game = models.CharField(max_length=2)  # SP, SD, RU
     variant = models.CharField(max_length=16)  # the code without its deal letters
-    number = models.BigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

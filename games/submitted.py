@@ -36,8 +36,8 @@ _RESULTS = Result._meta.db_table
 # written, and the caller runs the statement again (it sees that deal then).
 _STORE = f"""
 WITH made AS (
-    INSERT INTO {_DEALS} (code, game, variant, number, created_at)
-    SELECT %(code)s::varchar, %(game)s::varchar, %(variant)s::varchar, %(number)s::bigint, %(now)s::timestamptz
+    INSERT INTO {_DEALS} (code, game, variant, created_at)
+    SELECT %(code)s::varchar, %(game)s::varchar, %(variant)s::varchar, %(now)s::timestamptz
     WHERE NOT EXISTS (SELECT 1 FROM {_DEALS} WHERE code = %(code)s)
     ON CONFLICT (code) DO NOTHING
     RETURNING id
@@ -76,7 +76,7 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
     text = str(code)
     board = None if player.is_guest else f"code:{text}"
     now = timezone.now()
-    deal = Deal(code=text, game=code.game, variant=code.variant, number=code.number)
+    deal = Deal(code=text, game=code.game, variant=code.variant)
     result = result_of(
         player=player,
         outcome=outcome,
@@ -94,7 +94,6 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
         "code": text,
         "game": code.game,
         "variant": code.variant,
-        "number": code.number,
         "now": now,
         "player": player.pk,
         "source": result.source,

@@ -14,7 +14,7 @@ from .actions import (
     Undo,
     parse_action,
 )
-from .codes import ALL_VARIANTS, DAILY_VARIANTS, DEAL_NUMBERS, GameCode, parse_variant
+from .codes import ALL_VARIANTS, DAILY_VARIANTS, DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, parse_variant
 from .errors import EngineError, IllegalAction, InvalidCode, MalformedAction
 from .game import UNDO_LIMIT, Game
 from .replay import MAX_LOG_TOKENS, ReplayError, ReplayResult, replay
@@ -24,6 +24,7 @@ __all__ = [
     "ALL_VARIANTS",
     "DAILY_VARIANTS",
     "DEAL_NUMBERS",
+    "LONG_DEAL_NUMBERS",
     "MAX_LOG_TOKENS",
     "RULES",
     "UNDO_LIMIT",

@@ -7,8 +7,11 @@ from typing import Final
 
 from .errors import InvalidCode
 
-DEAL_NUMBERS: Final = 26**7
 DEAL_LETTERS: Final = 7
+DEAL_NUMBERS: Final = 26**DEAL_LETTERS
+# A long code's deal part: too many deals to search for one from the cards it shows (docs/codes.md).
+LONG_DEAL_LETTERS: Final = 20
+LONG_DEAL_NUMBERS: Final = 26**LONG_DEAL_LETTERS
 VERSION: Final = "1"
 
 GAME_NAMES: Final[dict[str, str]] = {
@@ -44,19 +47,19 @@ _WHITESPACE = " \t\r\n"
 
 @dataclass(frozen=True)
 class GameCode:
-    """One deal of one variant: ``SP1-S4C-AAAAAAD``."""
+    """One deal of one variant: ``SP1-S4C-AAAAAAD``, or with a long (twenty-letter) deal part."""
 
     game: str  # "SP" | "SD" | "RU"
     suits: int  # 1, 2 or 4 (Russian: 4)
     rule: str  # "C" | "R" (Spiderette: "C")
-    number: int  # 0 <= number < 26**7
+    number: int  # 0 <= number < 26**7, or 26**20 for a long code
+    long: bool = False  # twenty letters, dealt from the SHA-256 stream instead of SplitMix64
 
     def __post_init__(self) -> None:
         variant = _format_variant(self.game, self.suits, self.rule)
         if variant not in ALL_VARIANTS:
             raise InvalidCode("variant_unknown", {"variant": variant})
-        if type(self.number) is not int or not 0 <= self.number < DEAL_NUMBERS:
-            raise InvalidCode("code_deal_number", {"highest": DEAL_NUMBERS - 1})
+        _check_number(self.number, long=self.long)
 
     @classmethod
     def parse(cls, text: object) -> GameCode:
@@ -66,16 +69,17 @@ class GameCode:
         if len(parts) != 3:
             raise InvalidCode("code_parts", {"text": clean, "parts": len(parts)})
         game, suits, rule = _parse_variant_parts(parts[0], parts[1])
-        return cls(game, suits, rule, _parse_number(parts[2]))
+        letters = parts[2]
+        return cls(game, suits, rule, _parse_number(letters), len(letters) == LONG_DEAL_LETTERS)
 
     @classmethod
-    def from_variant(cls, variant: object, number: int) -> GameCode:
-        """The deal ``number`` of ``variant`` (``SP1-S4C``); InvalidCode if either is wrong."""
+    def from_variant(cls, variant: object, number: int, *, long: bool = False) -> GameCode:
+        """The deal ``number`` of ``variant`` (``SP1-S4C``), a long code if ``long``; InvalidCode if
+        either is wrong."""
         canonical = parse_variant(variant)
         game, suits, rule = _VARIANT_PARTS[canonical]
-        if type(number) is not int or not 0 <= number < DEAL_NUMBERS:
-            raise InvalidCode("code_deal_number", {"highest": DEAL_NUMBERS - 1})
-        return cls(game, suits, rule, number)
+        _check_number(number, long=long)
+        return cls(game, suits, rule, number, long)
 
     @property
     def variant(self) -> str:
@@ -89,8 +93,8 @@ class GameCode:
 
     @property
     def letters(self) -> str:
-        """The deal number as seven letters, ``AAAAAAD`` for 3."""
-        return number_to_letters(self.number)
+        """The deal number as seven letters (``AAAAAAD`` for 3), or twenty for a long code."""
+        return number_to_letters(self.number, LONG_DEAL_LETTERS if self.long else DEAL_LETTERS)
 
     def __str__(self) -> str:
         return f"{self.variant}-{self.letters}"
@@ -105,10 +109,10 @@ def parse_variant(text: object) -> str:
     return _format_variant(*_parse_variant_parts(parts[0], parts[1]))
 
 
-def number_to_letters(number: int) -> str:
-    """Base 26 with ``A`` = 0, seven letters, most significant first."""
+def number_to_letters(number: int, width: int = DEAL_LETTERS) -> str:
+    """Base 26 with ``A`` = 0, ``width`` letters, most significant first."""
     letters = []
-    for _ in range(DEAL_LETTERS):
+    for _ in range(width):
         number, digit = divmod(number, 26)
         letters.append(chr(65 + digit))
     return "".join(reversed(letters))
@@ -165,9 +169,18 @@ def _parse_variant_parts(head: str, body: str) -> tuple[str, int, str]:
     return game, suits, rule
 
 
+def _check_number(number: object, *, long: bool) -> None:
+    numbers = LONG_DEAL_NUMBERS if long else DEAL_NUMBERS
+    if type(number) is not int or not 0 <= number < numbers:
+        raise InvalidCode("code_deal_number", {"highest": numbers - 1})
+
+
 def _parse_number(letters: str) -> int:
-    if len(letters) != DEAL_LETTERS:
-        raise InvalidCode("code_letters_count", {"length": DEAL_LETTERS, "letters": letters, "given": len(letters)})
+    if len(letters) not in (DEAL_LETTERS, LONG_DEAL_LETTERS):
+        raise InvalidCode(
+            "code_letters_count",
+            {"short": DEAL_LETTERS, "long": LONG_DEAL_LETTERS, "letters": letters, "given": len(letters)},
+        )
     number = 0
     for ch in letters:
         if not "A" <= ch <= "Z":

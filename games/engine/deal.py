@@ -1,4 +1,4 @@
-"""The deal procedure, version 1 (SPEC section 3): unshuffled deck, SplitMix64, Fisher-Yates."""
+"""The deal procedure, version 1 (docs/codes.md): unshuffled deck, random numbers, Fisher-Yates."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .codes import GameCode
 from .layout import LAYOUTS
-from .rng import splitmix64
+from .rng import sha256_stream, splitmix64
 
 SUIT_SETS: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 1), 4: (0, 1, 2, 3)}
 
@@ -26,9 +26,10 @@ def unshuffled_deck(cards: int, suits: int) -> list[int]:
     return [suit_set[(i // 13) % len(suit_set)] * 13 + i % 13 for i in range(cards)]
 
 
-def shuffle(deck: list[int], number: int) -> None:
-    """Fisher-Yates from the top, in place, with SplitMix64 seeded with ``number``."""
-    rng = splitmix64(number)
+def shuffle(deck: list[int], number: int, *, long: bool = False) -> None:
+    """Fisher-Yates from the top, in place, with the random numbers of deal ``number``: SplitMix64,
+    or the SHA-256 stream of a long code."""
+    rng = sha256_stream(number) if long else splitmix64(number)
     for i in range(len(deck) - 1, 0, -1):
         j = next(rng) % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
@@ -38,7 +39,7 @@ def deal(code: GameCode) -> InitialDeal:
     """The initial position of ``code``."""
     layout = LAYOUTS[code.game]
     deck = unshuffled_deck(layout.cards, code.suits)
-    shuffle(deck, code.number)
+    shuffle(deck, code.number, long=code.long)
     columns = []
     at = 0
     for size in layout.column_sizes:

@@ -81,3 +81,16 @@ def test_batch_survives_bytes_that_are_not_utf8() -> None:
     )
     assert done.returncode == 0
     assert json.loads(done.stdout)["ok"] is False
+
+
+def test_deal_prints_a_long_code_as_the_vectors_have_it() -> None:
+    done = run("deal", " sd1-s1-abcdefghijklmnopqrst ")
+    assert done.returncode == 0
+    vectors = json.loads((ROOT / "tests/engine/vectors/deals.json").read_text())["deals"]
+    assert json.loads(done.stdout) == next(d for d in vectors if d["code"] == "SD1-S1-ABCDEFGHIJKLMNOPQRST")
+
+
+def test_deal_refuses_a_code_of_another_length_saying_why() -> None:
+    done = run("deal", "SP1-S4C-AAAAAAAAAA")
+    assert done.returncode == 1
+    assert "7 or 20 letters" in json.loads(done.stdout)["error"]["message"]

@@ -1,4 +1,4 @@
-"""Game codes and variants (SPEC section 3)."""
+"""Game codes and variants, short and long (docs/codes.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from games.engine import (
     ALL_VARIANTS,
     DAILY_VARIANTS,
     DEAL_NUMBERS,
+    LONG_DEAL_NUMBERS,
     Game,
     GameCode,
     InvalidCode,
@@ -17,6 +18,7 @@ from games.engine import (
 
 def test_constants() -> None:
     assert DEAL_NUMBERS == 26**7
+    assert LONG_DEAL_NUMBERS == 26**20
     assert DAILY_VARIANTS == ("SP1-S1C", "SP1-S2C", "SP1-S4C", "SD1-S1", "SD1-S2", "SD1-S4", "RU1-C")
     assert set(ALL_VARIANTS) == {
         "SP1-S1C",
@@ -45,6 +47,7 @@ def test_constants() -> None:
 def test_parse_valid(text: str, fields: tuple[str, int, str, int], canonical: str) -> None:
     code = GameCode.parse(text)
     assert (code.game, code.suits, code.rule, code.number) == fields
+    assert not code.long
     assert str(code) == canonical
     assert GameCode.parse(str(code)) == code
 
@@ -72,8 +75,12 @@ def test_properties() -> None:
         ("XX1-C-AAAAAAA", "Unknown game"),
         ("SP2-S4C-AAAAAAA", "version"),
         ("SP-S4C-AAAAAAA", "version"),
-        ("SP1-S4C-AAAAAA", "7 letters"),
-        ("SP1-S4C-AAAAAAAA", "7 letters"),
+        ("SP1-S4C-AAAAAA", "7 or 20 letters A-Z, like AAAAAAD; 'AAAAAA' has 6"),
+        ("SP1-S4C-AAAAAAAA", "7 or 20 letters A-Z, like AAAAAAD; 'AAAAAAAA' has 8"),
+        ("SP1-S4C-" + "A" * 19, "has 19"),
+        ("SP1-S4C-" + "A" * 21, "has 21"),
+        ("SP1-S4C-" + "A" * 19 + "1", "letters A-Z"),
+        ("SP1-S1R-" + "A" * 20, "one suit"),
         ("SP1-S4C-AAAAA1A", "letters A-Z"),
         ("SP1-S4C-AAAAA A", "letters A-Z"),
         ("SP1-S4C", "three parts"),
@@ -113,6 +120,38 @@ def test_variants_and_numbers() -> None:
             GameCode.from_variant("SP1-S2C", number)  # type: ignore[arg-type]
     with pytest.raises(InvalidCode):
         GameCode("SP", 1, "R", 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "canonical"),
+    [
+        ("SP1-S1C-AAAAAAAAAAAAAAAAAAAD", 3, "SP1-S1C-AAAAAAAAAAAAAAAAAAAD"),
+        (" sp1-s4c-qwertyuiopasdfghjklz ", None, "SP1-S4C-QWERTYUIOPASDFGHJKLZ"),
+        ("RU1-C-ZZZZZZZZZZZZZZZZZZZZ", 26**20 - 1, "RU1-C-ZZZZZZZZZZZZZZZZZZZZ"),
+    ],
+)
+def test_parse_long(text: str, number: int | None, canonical: str) -> None:
+    code = GameCode.parse(text)
+    assert code.long
+    assert number is None or code.number == number
+    assert str(code) == canonical
+    assert GameCode.parse(str(code)) == code
+    assert GameCode.from_variant(code.variant, code.number, long=True) == code
+
+
+def test_the_number_of_letters_picks_the_deal_not_the_number() -> None:
+    short, long = GameCode.parse("SP1-S1C-AAAAAAD"), GameCode.parse("SP1-S1C-AAAAAAAAAAAAAAAAAAAD")
+    assert short.number == long.number == 3 and short != long
+    assert Game.from_code(short).state()["columns"] != Game.from_code(long).state()["columns"]
+
+
+def test_long_numbers_are_checked() -> None:
+    assert str(GameCode.from_variant("RU1-R", 1, long=True)) == "RU1-R-AAAAAAAAAAAAAAAAAAAB"
+    for number in (-1, LONG_DEAL_NUMBERS, True):
+        with pytest.raises(InvalidCode):
+            GameCode.from_variant("SP1-S2C", number, long=True)
+    with pytest.raises(InvalidCode, match="0 to 8031810175"):
+        GameCode.from_variant("SP1-S2C", DEAL_NUMBERS)  # a short code's number stays below 26^7
 
 
 def test_game_from_code_accepts_text_or_code() -> None:

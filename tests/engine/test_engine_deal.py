@@ -1,7 +1,8 @@
-"""The deal procedure (SPEC section 3) and the layout facts of the seeds."""
+"""The deal procedure (docs/codes.md) and the layout facts of the seeds."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from itertools import islice
 
@@ -9,11 +10,34 @@ import pytest
 
 from games.engine import ALL_VARIANTS, Game, GameCode
 from games.engine.deal import shuffle, unshuffled_deck
-from games.engine.rng import splitmix64
+from games.engine.rng import sha256_stream, splitmix64
 
 
 def test_splitmix64_first_outputs() -> None:
     assert list(islice(splitmix64(0), 2)) == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4]
+
+
+def test_sha256_stream_first_outputs() -> None:
+    assert list(islice(sha256_stream(0), 2)) == [0x374708FFF7719DD5, 0x979EC875D56CD228]
+
+
+def test_sha256_stream_reads_blocks_in_order() -> None:
+    number = 26**20 - 1
+    words = list(islice(sha256_stream(number), 12))
+    for block in range(3):
+        digest = hashlib.sha256(number.to_bytes(12, "big") + block.to_bytes(4, "big")).digest()
+        assert words[4 * block : 4 * block + 4] == [int.from_bytes(digest[i : i + 8], "big") for i in (0, 8, 16, 24)]
+
+
+def test_long_code_shuffle_uses_the_sha256_stream() -> None:
+    deck = list(range(104))
+    shuffle(deck, 5, long=True)
+    expected = list(range(104))
+    rng = sha256_stream(5)
+    for i in range(103, 0, -1):
+        j = next(rng) % (i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert deck == expected
 
 
 def test_fisher_yates_uses_next_mod_i_plus_one() -> None:

@@ -323,7 +323,7 @@ CASES: list[tuple[str, Callable[[], object], str, type[Exception]]] = [
     (
         "code_letters_count",
         lambda: GameCode.parse("SP1-S4C-AAAA"),
-        "The deal number is 7 letters A-Z, like AAAAAAD; 'AAAA' has 4",
+        "The deal part is 7 or 20 letters A-Z, like AAAAAAD; 'AAAA' has 4",
         InvalidCode,
     ),
     (

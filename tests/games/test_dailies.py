@@ -13,7 +13,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import dailies, services
-from games.engine import DAILY_VARIANTS, Game
+from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, GameSession
 from games.selectors import session_document
 from leaderboard.models import Player, Result
@@ -28,7 +28,7 @@ NEXT_DAY = dt.datetime(2020, 3, 2, tzinfo=dt.UTC)
 
 def test_the_deal_number_is_hmac_sha256_of_date_and_variant() -> None:
     digest = hmac.new(b"s3cret", b"2020-03-01|SP1-S4C", hashlib.sha256).digest()
-    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") == int.from_bytes(digest, "big") % 26**7
+    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") == int.from_bytes(digest, "big") % 26**20
     assert dailies.daily_number("s3cret", DAY, "SP1-S4C") != dailies.daily_number("s3cret", DAY, "SP1-S2C")
     assert dailies.daily_number("s3cret", DAY, "SP1-S4C") != dailies.daily_number("other", DAY, "SP1-S4C")
 
@@ -37,8 +37,8 @@ def test_the_deal_number_is_hmac_sha256_of_date_and_variant() -> None:
 def test_seven_dailies_are_made_on_first_request_and_never_change(settings_secret: None) -> None:
     made = dailies.dailies_for(DAY, now=NOON)
     assert [d.variant for d in made] == list(DAILY_VARIANTS)
-    expected = dailies.daily_number(settings.DAILY_SECRET, DAY, "RU1-C")
-    assert made[-1].deal.number == expected
+    expected = GameCode.from_variant("RU1-C", dailies.daily_number(settings.DAILY_SECRET, DAY, "RU1-C"), long=True)
+    assert made[-1].deal.code == str(expected) and len(expected.letters) == 20
     settings.DAILY_SECRET = "a-new-secret"  # the secret changes; a stored daily does not
     assert dailies.daily_for(DAY, "RU1-C", now=NOON).deal.code == made[-1].deal.code
     assert Daily.objects.count() == 7

@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 
 from config.asgi import application
 from games import services
-from games.engine import Game
+from games.engine import Game, GameCode
 from games.models import GameSession
 from leaderboard import rooms
 from leaderboard.models import Player, Result
@@ -75,7 +75,7 @@ def build_world() -> World:
         session=session,
         result=result,
         board=board,
-        secrets=[code, code.rsplit("-", 1)[1], str(session.deal.number), room.code],
+        secrets=[code, code.rsplit("-", 1)[1], str(GameCode.parse(code).number), room.code],
         hidden_cards=hidden,
         values={
             "session_id": [str(session.pk), str(practice.pk), str(bobs.pk)],

@@ -48,9 +48,8 @@ def bulk_load(stack: Stack, entries: int) -> tuple[str, int, str]:
     now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
     with psycopg.connect(stack.env["DATABASE_URL"]) as conn:
         deal_id = conn.execute(
-            "INSERT INTO games_deal (code, game, variant, number, created_at) VALUES (%s, 'SP', 'SP1-S4C', %s, %s)"
-            " RETURNING id",
-            (code, number, now),
+            "INSERT INTO games_deal (code, game, variant, created_at) VALUES (%s, 'SP', 'SP1-S4C', %s) RETURNING id",
+            (code, now),
         ).fetchone()[0]
         first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM leaderboard_player").fetchone()[0]
         with conn.cursor().copy(

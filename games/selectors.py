@@ -87,6 +87,16 @@ def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
     return [str(action) for action in legal], best, tap
 
 
+def table_counts(game: Game) -> dict[str, int]:
+    """What the table draws that the browser must not work out from the rules itself."""
+    return {
+        "columns": game.layout.columns,
+        "deals_left": game.deals_left,
+        "sequences": game.layout.sequences,
+        "foundations": 4 if game.has_foundations else 0,
+    }
+
+
 def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> dict[str, Any]:
     hidden = code_hidden(daily=session.daily, concealed=session.conceal_code, now=now)
     view = game.view()
@@ -108,6 +118,7 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "board": shown_board(session.board, hidden=hidden),
         "daily": session.daily.date.isoformat() if session.daily else None,
         "view": view,
+        "table": table_counts(game),
         "legal": legal,
         "best": best,
         "tap": tap,

@@ -11,7 +11,7 @@ from typing import Any
 
 from config.errors import BadRequest, NotFound
 from games.engine import Game
-from games.selectors import result_document
+from games.selectors import result_document, table_counts
 from leaderboard.models import Result
 
 
@@ -34,6 +34,7 @@ def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dic
         "steps": len(tokens),
         "token": tokens[position - 1] if position else None,
         "state": game.state(),
+        "table": table_counts(game),
     }
 
 

@@ -40,6 +40,16 @@ ResultDocument = inline_serializer(
     },
 )
 
+TableCounts = inline_serializer(
+    "TableCounts",
+    {
+        "columns": serializers.IntegerField(),
+        "deals_left": serializers.IntegerField(help_text="deals the stock still holds"),
+        "sequences": serializers.IntegerField(help_text="sequences removed to win (0 in Russian)"),
+        "foundations": serializers.IntegerField(help_text="foundation piles (4 in Russian, else 0)"),
+    },
+)
+
 SessionDocument = inline_serializer(
     "Session",
     {
@@ -51,6 +61,7 @@ SessionDocument = inline_serializer(
         "board": serializers.CharField(allow_null=True),
         "daily": serializers.DateField(allow_null=True),
         "view": serializers.DictField(help_text="SPEC section 5 state, face-down cards and stock as counts"),
+        "table": TableCounts,
         "legal": serializers.ListField(child=serializers.CharField()),
         "best": serializers.DictField(child=serializers.CharField(), help_text='"column:count" -> token'),
         "tap": serializers.DictField(child=serializers.CharField(), help_text='"column" -> token (Russian)'),

@@ -326,6 +326,11 @@ class Game:
     def stock_left(self) -> int:
         return len(self._stock) - self._stock_pos
 
+    @property
+    def deals_left(self) -> int:
+        """Deals the stock still holds: one card per column each, the last one short if need be."""
+        return -(-self.stock_left // self.layout.columns)
+
     # --------------------------------------------------------------- documents
 
     def state(self) -> dict[str, object]:

@@ -46,13 +46,6 @@ export function variantLabel(variant) {
   return parts.join(" · ");
 }
 
-// How many deals the stock still holds: Spider deals 10 at a time; Spiderette 7, 7, 7 then 3.
-export function dealsLeft(variant, stock) {
-  if (!stock) return 0;
-  if ((variant || "").startsWith("SD1")) return stock <= 3 ? 1 : 1 + Math.ceil((stock - 3) / 7);
-  return Math.ceil(stock / 10);
-}
-
 export function boardLabel(board) {
   if (!board) return "";
   const [kind, ...rest] = board.split(":");

@@ -6,9 +6,11 @@ import { Board } from "../board.js";
 import { Moves, moveToken } from "../moves.js";
 import { Pointer } from "../drag.js";
 import { Keyboard } from "../keyboard.js";
-import { animateFrom } from "../animate.js";
+import { animateFrom, celebrate } from "../animate.js";
+import { setSounds, cue, play } from "../sounds.js";
 import { InfoBar } from "../infobar.js";
-import { loadOptions, saveOptions } from "../options.js";
+import { loadOptions, bindOptionsDialog } from "../options.js";
+import { setLook, setBack, refreshFaces } from "../cards.js";
 import { Picker } from "../picker.js";
 import { variantOf, variantLabel } from "../variants.js";
 import { gettext, fmt } from "../i18n.js";
@@ -21,6 +23,9 @@ const board = new Board($("[data-table]"));
 const info = new InfoBar($("[data-infobar]"));
 const ruleBox = $("[data-rule]");
 const options = loadOptions();
+setLook({ fourColour: options.fourColour });
+setBack(options.back);
+setSounds(options.sounds);
 
 let doc = null;
 let moves = new Moves(null);
@@ -36,9 +41,10 @@ const russian = () => Boolean(doc && doc.view.foundations);
 function show(next, { token = null } = {}) {
   const before = doc ? board.snapshot() : null;
   const focusKey = focusedKey();
+  cue(doc, next, token);
   doc = next;
   moves = new Moves(doc.finished ? null : doc);
-  board.render(doc.view, { variant: variant(), sequences: variant().startsWith("SD1") ? 4 : 8 });
+  board.render(doc.view, { table: doc.table });
   if (before) animateFrom(before, board, { fromStock: token === "D" });
   info.update(doc, variantLabel(variant()));
   $("[data-undo]").disabled = !moves.undo;
@@ -49,7 +55,10 @@ function show(next, { token = null } = {}) {
   root.classList.toggle("russian", russian());
   root.classList.toggle("finished", doc.finished);
   restoreFocus(focusKey);
-  if (doc.finished && doc.result && !resultShown) showResult();
+  if (doc.finished && doc.result && !resultShown) {
+    resultShown = true; // a win seen being made is celebrated first
+    (doc.result.won && before ? celebrate(board) : Promise.resolve()).then(showResult);
+  }
 }
 
 function focusedKey() {
@@ -116,6 +125,7 @@ function settle() {
 
 function refused(status, error) {
   if (status === 422 || status === 400) {
+    play("refused");
     showRule(error.message);
   } else if (status === 409) {
     resync();
@@ -282,16 +292,10 @@ newDialog.querySelector("form").addEventListener("submit", (e) => {
   start({ variant: picker.variant });
 });
 
-const optionsDialog = $("[data-options-dialog]");
-$("[data-options-open]").addEventListener("click", () => {
-  for (const box of optionsDialog.querySelectorAll("input[type=checkbox]")) box.checked = options[box.name];
-  optionsDialog.showModal();
-});
-optionsDialog.addEventListener("change", (e) => {
-  if (e.target.name in options) {
-    options[e.target.name] = e.target.checked;
-    saveOptions(options);
-  }
+bindOptionsDialog($("[data-options-dialog]"), $("[data-options-open]"), options, (name) => {
+  if (name === "fourColour") { setLook({ fourColour: options.fourColour }); refreshFaces(root); }
+  if (name === "back") setBack(options.back);
+  if (name === "sounds") { setSounds(options.sounds); play("move"); }
 });
 
 const finishButton = $("[data-finish]");

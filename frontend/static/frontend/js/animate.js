@@ -23,8 +23,9 @@ export function animateFrom(before, board, { fromStock = false } = {}) {
     const i = before.cards.findIndex((c, j) => unused.has(j) && c.key === keyOf(node) && c.card === (node.dataset.card || null));
     if (i >= 0) { unused.delete(i); match.set(node, before.cards[i]); }
   }
+  const wasDownAt = (node) => before.cards.some((c) => c.key === keyOf(node) && !c.up);
   for (const node of after) {
-    if (match.has(node) || !node.dataset.card) continue;
+    if (match.has(node) || !node.dataset.card || wasDownAt(node)) continue; // a card turned over stays put
     const i = before.cards.findIndex((c, j) => unused.has(j) && c.card === node.dataset.card);
     if (i >= 0) { unused.delete(i); match.set(node, before.cards[i]); }
   }
@@ -38,8 +39,7 @@ export function animateFrom(before, board, { fromStock = false } = {}) {
       continue;
     }
     if (!node.classList.contains("up")) continue;
-    const wasDownHere = before.cards.some((c) => c.key === keyOf(node) && !c.up);
-    if (wasDownHere) {
+    if (wasDownAt(node)) {
       node.classList.add("turning");
       node.addEventListener("animationend", () => node.classList.remove("turning"), { once: true });
     } else if (fromStock && before.stock) {

@@ -8,16 +8,18 @@ answer and every socket drops without a word. Here SIGTERM (or SIGINT) starts a 
 2. requests in flight are answered; each socket finishes the message it was handling and is
    closed with CLOSE_RESTARTING (4012), on which the browser reconnects at once, through the
    balancer, to another worker (operations.drain);
-3. when nothing is left, or after DRAIN_SECONDS, daphne stops as it always does.
+3. when nothing is left, daphne stops as it always does (exit status 0).
 
-A second signal stops at once. Daphne's own access log is off unless `-v 1` asks for it: the
-operations layer writes one JSON line per request instead (operations.asgi).
+After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
+Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
+line per request instead (operations.asgi).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 from types import FrameType
@@ -34,6 +36,7 @@ class GracefulServer(Server):
     def run(self) -> None:
         self.ports: list[Any] = []
         self.draining = False
+        self.clean = True  # False once stopped with work left: the process then exits without waiting on it
         reactor.callWhenRunning(self._take_signals)  # after Twisted installed its own handlers
         super().run()
 
@@ -48,6 +51,7 @@ class GracefulServer(Server):
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         # In the main thread between two bytecodes: hand the work to the reactor.
         if self.draining:
+            self.clean = False
             reactor.callFromThread(self.stop)  # a second signal: at once
             return
         self.draining = True
@@ -73,6 +77,7 @@ class GracefulServer(Server):
         try:
             requests, sockets = await drain.drain(seconds=settings.DRAIN_SECONDS)
             if requests or sockets:
+                self.clean = False
                 log.warning("stopping with %d requests and %d sockets still open", requests, sockets)
             else:
                 log.info("drained: stopping")
@@ -95,7 +100,14 @@ class GracefulCommandLine(CommandLineInterface):
 
 
 def main() -> None:
-    GracefulCommandLine().run(sys.argv[1:])
+    command = GracefulCommandLine()
+    command.run(sys.argv[1:])
+    if not command.server.clean:
+        # Work was left (a second signal, or the drain ran out of time): a database call may still
+        # hold one of its threads, which a normal exit would wait for. Its transaction rolls back
+        # when the connection closes, and it was never acknowledged.
+        logging.shutdown()
+        os._exit(1)
 
 
 if __name__ == "__main__":

@@ -89,6 +89,7 @@ def test_a_stopping_worker_answers_what_is_in_flight_then_closes_its_sockets_wit
         post.join(timeout=20)
         (response,) = http_answer
         assert response.status_code == 200 and response.json()["actions"] == 1  # type: ignore[attr-defined]
+        assert response.headers["Connection"] == "close"  # type: ignore[attr-defined]  # go elsewhere next time
         assert worker.wait(timeout=20) == 0, worker._tail()
         said = [json.loads(line)["message"] for line in log.read_text().splitlines() if line.startswith("{")]
         assert "SIGTERM: draining 3 sockets and 1 requests" in said and said[-2:] == [

@@ -16,6 +16,7 @@ import argparse
 import ctypes
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -72,6 +73,13 @@ def check_config(directory: Path) -> subprocess.CompletedProcess[str]:
         raise FileNotFoundError("nginx is not installed (scripts/nginx.sh installs Debian's)")
     command = [binary, "-t", "-q", "-p", f"{directory}/", "-c", "nginx.conf", "-e", "stderr"]
     return subprocess.run(command, capture_output=True, text=True, timeout=30)
+
+
+def raise_open_file_limit() -> None:
+    """Sockets are files: let this process and its children (nginx, the workers) open as many as allowed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def _die_with_parent() -> None:
@@ -186,6 +194,7 @@ class Cluster:
         return f"ws://{LOOPBACK}:{self.listen_port}"
 
     def start(self) -> None:
+        raise_open_file_limit()
         values = loopback_values(
             [w.port for w in self.workers], listen=f"{LOOPBACK}:{self.listen_port}", access_log=self.access_log
         )

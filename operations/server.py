@@ -80,9 +80,25 @@ class GracefulServer(Server):
                 self.clean = False
                 log.warning("stopping with %d requests and %d sockets still open", requests, sockets)
             else:
+                await asyncio.get_running_loop().run_in_executor(None, _close_database_connections)
                 log.info("drained: stopping")
         finally:
             self.stop()
+
+
+def _close_database_connections() -> None:
+    """Nothing is in flight: hang up on PostgreSQL politely (the pool and the sockets' threads)."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    from config.ws import release_database_threads
+
+    try:
+        release_database_threads()
+        if DEFAULT_DB_ALIAS in DatabaseWrapper._connection_pools:  # asking `.pool` would open one
+            connections[DEFAULT_DB_ALIAS].close_pool()
+    except Exception:  # noqa: BLE001 - the process ends either way; the server sees the sockets close
+        log.exception("could not close the database connections")
 
 
 def _state() -> Any:

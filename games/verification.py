@@ -55,7 +55,7 @@ def outcome_of(game: Game, tokens: Sequence[str]) -> Outcome:
     )
 
 
-@metrics.VERIFICATION_SECONDS.time()
+@metrics.timed(metrics.VERIFICATION_SECONDS)
 def verify(code: str, tokens: Sequence[object]) -> Outcome:
     """Replay `tokens` from `code`'s deal; Refused carries the first refusal."""
     result = replay(code, tokens)

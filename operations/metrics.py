@@ -131,6 +131,23 @@ def submission(func: F) -> F:
     return counted  # type: ignore[return-value]
 
 
+def timed(histogram: Histogram) -> Callable[[F], F]:
+    """Observe how long each call of the decorated function takes, refusals included (one plain frame)."""
+
+    def decorate(func: F) -> F:
+        @wraps(func)
+        def timing(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                histogram.observe(time.perf_counter() - started)
+
+        return timing  # type: ignore[return-value]
+
+    return decorate
+
+
 def counts(counter: Counter) -> Callable[[F], F]:
     """Count each call of the decorated function."""
 

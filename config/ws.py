@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import select
 import threading
 import time
@@ -70,7 +71,9 @@ def in_database_thread(func: Callable[..., R]) -> Callable[..., Awaitable[R]]:
 
     async def run(*args: Any) -> R:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_database_threads, partial(_run_with_connection, func, *args))
+        # In the socket's context: its request id reaches the log lines written there (operations.requests).
+        call = partial(contextvars.copy_context().run, _run_with_connection, func, *args)
+        return await loop.run_in_executor(_database_threads, call)
 
     return run
 

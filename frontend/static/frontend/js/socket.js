@@ -1,4 +1,6 @@
 // A WebSocket that reconnects by itself; the server sends the whole state again on every connect.
+
+const SERVER_RESTARTING = 4012; // operations/drain.py: CLOSE_RESTARTING
 export class LiveSocket {
   constructor(path, { onMessage, onStatus } = {}) {
     this.path = path;
@@ -34,9 +36,12 @@ export class LiveSocket {
       try { message = JSON.parse(event.data); } catch { return; }
       this.onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (this.ws === ws) this.ws = null;
       this.onStatus("closed");
+      // The worker is restarting and has answered all it was sent: reconnect now (the balancer
+      // sends us to another worker), not after a back-off.
+      if (event.code === SERVER_RESTARTING) this.delay = 0;
       this.retry();
     });
   }
@@ -44,7 +49,7 @@ export class LiveSocket {
   retry() {
     if (this.closed) return;
     const wait = this.delay;
-    this.delay = Math.min(this.delay * 2, 8000);
+    this.delay = Math.min(Math.max(this.delay, 250) * 2, 8000); // after an immediate retry: 500 ms on
     setTimeout(() => this.connect(), wait);
   }
 

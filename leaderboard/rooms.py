@@ -13,9 +13,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
-from games.deals import fresh_code
-from games.engine import GameCode, InvalidCode, parse_variant
+from config.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.deals import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession
 from leaderboard import groups
 from leaderboard.models import Player, Result, Room, RoomMember
@@ -42,13 +41,11 @@ def create_room(*, host: Player, variant: object = None, code: object = None) ->
     """A room on a chosen code (shown to all), or on a fresh deal of a variant (hidden until the end)."""
     if (variant is None) == (code is None):
         raise BadRequest('Give exactly one of "variant" or "code".')
-    try:
-        if code is not None:
-            game_code, hidden = GameCode.parse(code), False
-        else:
-            game_code, hidden = fresh_code(parse_variant(variant)), True
-    except InvalidCode as error:
-        raise Unprocessable(error.message) from None
+    if code is not None:
+        game_code, hidden = parse_code(code), False
+    else:
+        # A long code: nobody can find it from the cards the racers are shown (docs/codes.md).
+        game_code, hidden = fresh_code(parse_variant_or_refuse(variant), long=True), True
     with transaction.atomic():
         room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), hidden=hidden)
         RoomMember.objects.create(room=room, player=host)

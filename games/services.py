@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from config import ratelimit
 from config.errors import BadRequest, Conflict, NotFound, ServiceError, Unprocessable, error_body
-from games import dailies, live, refusals, submitted
+from games import dailies, live, refusals, secret_codes, submitted
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, parse_action
 from games.models import Daily, GameAction, GameSession, Submission
@@ -61,7 +61,12 @@ def start_session(
         raise BadRequest('Give exactly one of "code", "variant" or "daily".')
     if daily is not None:
         return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now)
-    game_code = parse_code(code) if code is not None else fresh_code(parse_variant_or_refuse(variant))
+    if code is not None:
+        game_code = parse_code(code)
+        if not conceal_code:  # a hidden race's own sessions are the one place its secret code is dealt
+            secret_codes.refuse_if_secret(game_code, now=now)
+    else:
+        game_code = fresh_code(parse_variant_or_refuse(variant))
     game = Game.from_code(game_code)
     session = GameSession.objects.create(
         player=player,
@@ -431,6 +436,8 @@ def _verify_submission(
     if claimed_score is not None and (isinstance(claimed_score, bool) or not isinstance(claimed_score, int)):
         raise BadRequest('"claimed_score" must be a whole number.')
     game_code = parse_code(code)
+    # Before the replay: its refusals and its numbers would be answers about a secret deal.
+    secret_codes.refuse_if_secret(game_code, now=now)
     if len(moves) > MAX_LOG_TOKENS:
         too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(moves)})
         return _refusal(f"{too_long}.", index=0, rule="log_too_long")

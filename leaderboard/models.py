@@ -143,7 +143,8 @@ class Room(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_rooms")
     variant = models.CharField(max_length=16)
-    code = models.CharField(max_length=32)  # a long code has 28 characters
+    code = models.CharField(max_length=32, db_index=True)  # a long code has 28 characters; looked up by
+    # games.secret_codes, which refuses a hidden race's code for play elsewhere until the race ends
     # A fresh random deal stays secret until the race ends; a chosen code was never secret.
     hidden = models.BooleanField(default=False)
     state = models.CharField(max_length=8, choices=State.choices, default=State.LOBBY)

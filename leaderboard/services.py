@@ -20,8 +20,19 @@ if TYPE_CHECKING:
 
 
 def record_result(*, result: Result) -> None:
-    """Inside the transaction that stored a verified result: count it, and rank it on its board."""
+    """Inside the transaction that stored a verified result: count it, and rank it on its board.
+
+    A hidden race's results wait for the race to end (leaderboard.rooms ranks them then): until
+    then a board entry would answer questions about a deal whose code is secret.
+    """
     stats.count_result(result=result)
+    if result.session is not None and result.session.conceal_code:
+        return
+    rank_result(result=result)
+
+
+def rank_result(*, result: Result) -> None:
+    """Inside a transaction: offer a verified result to its board; index and push once committed."""
     if result.board is None or result.player.is_guest:
         return
     change = standings.offer(result=result)

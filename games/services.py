@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import ratelimit
-from config.errors import BadRequest, Conflict, NotFound, ServiceError, Unprocessable, error_body
+from config.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
 from games import dailies, live, refusals, secret_codes, submitted
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, parse_action
@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 MAX_TOKEN_CHARS = 32
 GAME_OVER = "This game is over: it accepts no more actions."
 RACED = "This game was changing while your action arrived. Look at it again and retry."
+GUESTS_SIGN_UP = (
+    "Sign up to play the daily challenges: they are for players with a name, who get one ranked attempt each. "
+    "As a guest you can play any other deal, and a daily's deal once its day is over."
+)
 
 
 # ------------------------------------------------------------------ starting
@@ -83,9 +87,14 @@ def start_session(
 
 
 def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[GameSession, bool]:
+    if player.is_guest:
+        # Today's daily is never published yet: a guest's look at it would be a free preview of the
+        # deal they could then play ranked under a name.
+        raise NotAuthenticated(GUESTS_SIGN_UP)
     close_expired_dailies(now=now)
     the_daily = dailies.daily_for(dailies.utc_today(now), variant, now=now)
-    ranked = GameSession.objects.filter(player=player, daily=the_daily, ranked=True).first()
+    mine = list(GameSession.objects.filter(player=player, daily=the_daily).order_by("-ranked", "started_at")[:2])
+    ranked = mine[0] if mine and mine[0].ranked else None
     if ranked is not None and not ranked.finished:
         return ranked, False
     game = Game.from_code(the_daily.deal.code)
@@ -96,7 +105,8 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
         "started_at": now,
         "score": game.score,
     }
-    if ranked is None and not player.is_guest and dailies.accepts_ranked_attempts(the_daily, now):
+    # Only a player's first session on a daily is ranked (one from their days as a guest counts).
+    if not mine and dailies.accepts_ranked_attempts(the_daily, now):
         try:
             with transaction.atomic():
                 session = GameSession.objects.create(**fields, ranked=True, board=the_daily.board)
@@ -106,11 +116,6 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
             existing = GameSession.objects.get(player=player, daily=the_daily, ranked=True)
             if not existing.finished:
                 return existing, False
-    if player.is_guest:
-        # Guests rank nowhere, but their open attempt is theirs to resume.
-        open_one = GameSession.objects.filter(player=player, daily=the_daily, finished_at=None).first()
-        if open_one is not None:
-            return open_one, False
     session = GameSession.objects.create(**fields, ranked=False, board=None)
     live.put(session, game)
     return session, True

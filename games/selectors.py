@@ -63,6 +63,7 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
         "won": result.won,
         "elapsed_ms": result.elapsed_ms,
         "actions": result.actions,
+        "undos": result.undos,
         "verified_at": result.verified_at.isoformat(),
     }
     if result.deal.game == "RU":
@@ -116,6 +117,7 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
+        "undos": session.undos,
         "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,
     }
 

@@ -22,7 +22,7 @@ from config import ratelimit
 from config.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
 from games import dailies, live, refusals, secret_codes, submitted
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
-from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, parse_action
+from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
 from games.models import Daily, GameAction, GameSession, Submission
 from games.moves import append as append_action
 from games.moves import stored_position
@@ -175,6 +175,7 @@ def apply_action(
             raise
         if game.won:
             return _append_winning(player=player, session=session, game=game, action=action, now=now)
+        undos = session.undos + (1 if isinstance(action, Undo) else 0)
         concealed = append_action(
             session,
             token=str(action),
@@ -182,10 +183,11 @@ def apply_action(
             moves=game.moves,
             progress=_progress(game),
             won=False,
+            undos=undos,
         )
         if concealed is None:
             continue  # another worker moved this game on: reload and judge again
-        _copy_counters(session, game, action_count=session.action_count + 1)
+        _copy_counters(session, game, action_count=session.action_count + 1, undos=undos)
         session.conceal_code = concealed
         live.put(session, game)
         transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
@@ -257,7 +259,7 @@ def _append_winning(
             raise Conflict(RACED)
         position = locked.action_count + 1
         GameAction.objects.create(session=locked, seq=position, token=str(action))
-        _copy_counters(locked, game, action_count=position)
+        _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
         _finish_locked(locked, game, now=now)
         transaction.on_commit(lambda: live.put(locked, game), robust=True)
         transaction.on_commit(lambda: leaderboard.session_progressed(session=locked), robust=True)
@@ -287,8 +289,9 @@ def _progress(game: Game) -> int:
     return game.cards_home if game.code.game == "RU" else game.sequences
 
 
-def _copy_counters(session: GameSession, game: Game, *, action_count: int) -> None:
+def _copy_counters(session: GameSession, game: Game, *, action_count: int, undos: int) -> None:
     session.action_count = action_count
+    session.undos = undos
     session.score = game.score
     session.moves = game.moves
     session.progress = _progress(game)
@@ -298,7 +301,7 @@ def _copy_counters(session: GameSession, game: Game, *, action_count: int) -> No
 def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Result:
     """End a locked session: replay its stored log from the deal and store what that gives."""
     session.finished_at = now
-    session.save(update_fields=["action_count", "score", "moves", "progress", "won", "finished_at"])
+    session.save(update_fields=["action_count", "score", "moves", "progress", "won", "undos", "finished_at"])
     tokens = live.stored_tokens(session)
     try:
         outcome = verify(session.deal.code, tokens)

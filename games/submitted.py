@@ -45,11 +45,11 @@ WITH made AS (
     SELECT id FROM made UNION ALL SELECT id FROM {_DEALS} WHERE code = %(code)s
 ), stored AS (
     INSERT INTO {_RESULTS} (player_id, deal_id, daily_id, session_id, source, board, score, moves, won,
-                            sequences, cards_home, elapsed_ms, actions, log, finished_at, verified_at)
+                            sequences, cards_home, elapsed_ms, actions, undos, log, finished_at, verified_at)
     SELECT %(player)s::bigint, deal.id, NULL, NULL, %(source)s::varchar, %(board)s::varchar, %(score)s::integer,
            %(moves)s::integer, %(won)s::boolean, %(sequences)s::integer, %(cards_home)s::integer,
-           %(elapsed_ms)s::bigint, %(actions)s::integer, %(log)s::text, %(finished_at)s::timestamptz,
-           %(now)s::timestamptz
+           %(elapsed_ms)s::bigint, %(actions)s::integer, %(undos)s::integer, %(log)s::text,
+           %(finished_at)s::timestamptz, %(now)s::timestamptz
       FROM deal
     RETURNING id, deal_id
 ), counted AS (
@@ -105,6 +105,7 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
         "cards_home": result.cards_home,
         "elapsed_ms": result.elapsed_ms,
         "actions": result.actions,
+        "undos": result.undos,
         "log": result.log,
         "finished_at": finished_at,
         "wins": int(result.won),
@@ -155,6 +156,7 @@ def result_of(
         cards_home=outcome.cards_home,
         elapsed_ms=elapsed_ms,
         actions=outcome.actions,
+        undos=outcome.undos,
         log=" ".join(outcome.tokens),
         finished_at=finished_at,
         verified_at=verified_at,

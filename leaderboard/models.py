@@ -50,6 +50,9 @@ class Result(models.Model):
     cards_home = models.PositiveSmallIntegerField(null=True, blank=True)  # Russian Solitaire
     elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)  # measured by the server
     actions = models.PositiveIntegerField()  # tokens in the verified log
+    # U tokens in the verified log: an undo is a free look (docs/ranking.md), so only a result
+    # without one ranks on a board's clean twin.
+    undos = models.PositiveIntegerField(default=0, db_default=0)
     log = models.TextField(blank=True)  # the verified tokens, canonical, space-separated
     finished_at = models.DateTimeField()
     verified_at = models.DateTimeField()
@@ -78,6 +81,7 @@ class BoardEntry(models.Model):
     elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)
     finished_at = models.DateTimeField()
     won = models.BooleanField()
+    undos = models.PositiveIntegerField(default=0, db_default=0)  # shown, not ranked by
     # ... and folded into one string that sorts best first (leaderboard.ranking).
     sort_key = models.CharField(max_length=80)
     updated_at = models.DateTimeField(auto_now=True)

@@ -201,6 +201,7 @@ def _progress(member: RoomMember, result: Result | None, russian: bool) -> tuple
         "finished": bool(session and session.finished),
         "won": bool(source and source.won),
         "elapsed_ms": result.elapsed_ms if result else None,
+        "undos": source.undos if source else 0,
         "result": result.pk if result else None,
     }
     key = RankKey.of(

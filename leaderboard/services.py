@@ -52,6 +52,7 @@ def announce(*, result: Result, change: standings.Change) -> None:
         moves=result.moves,
         won=result.won,
         elapsed_ms=result.elapsed_ms,
+        undos=result.undos,
         result_id=result.pk,
         username=result.player.username,
         is_guest=result.player.is_guest,

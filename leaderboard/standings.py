@@ -19,11 +19,13 @@ from leaderboard.ranking import RESULT_ID_WIDTH, RankKey
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
 
-_COLUMNS = "board, player_id, result_id, progress, score, moves, elapsed_ms, finished_at, won, sort_key, updated_at"
+_COLUMNS = (
+    "board, player_id, result_id, progress, score, moves, elapsed_ms, finished_at, won, undos, sort_key, updated_at"
+)
 _REPLACE = """ON CONFLICT (board, player_id) DO UPDATE SET
     result_id = excluded.result_id, progress = excluded.progress, score = excluded.score,
     moves = excluded.moves, elapsed_ms = excluded.elapsed_ms, finished_at = excluded.finished_at,
-    won = excluded.won, sort_key = excluded.sort_key, updated_at = excluded.updated_at{version}
+    won = excluded.won, undos = excluded.undos, sort_key = excluded.sort_key, updated_at = excluded.updated_at{version}
 WHERE excluded.sort_key < {table}.sort_key"""
 
 # PostgreSQL: one statement. The bump is skipped when a better entry is already visible; if a
@@ -38,7 +40,7 @@ WITH bump AS (
     RETURNING version
 )
 INSERT INTO {_E} ({_COLUMNS}, version)
-SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, version FROM bump
+SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, version FROM bump
 {_REPLACE.format(version=", version = excluded.version", table=_E)}
 RETURNING version
 """
@@ -56,7 +58,8 @@ OFFER_STEPS = f"""bump AS (
 ), offered AS (
     INSERT INTO {_E} ({_COLUMNS}, version)
     SELECT %(board)s, %(player)s, {{source}}.id, %(progress)s::integer, %(score)s::integer, %(moves)s::integer,
-           %(elapsed_ms)s::bigint, %(finished_at)s::timestamptz, %(won)s::boolean, {_NEW_KEY}, %(now)s::timestamptz,
+           %(elapsed_ms)s::bigint, %(finished_at)s::timestamptz, %(won)s::boolean, %(undos)s::integer, {_NEW_KEY},
+           %(now)s::timestamptz,
            bump.version
       FROM bump, {{source}}
     {_REPLACE.format(version=", version = excluded.version", table=_E)}
@@ -64,7 +67,7 @@ OFFER_STEPS = f"""bump AS (
 )"""
 # Anywhere else (SQLite): the same in three statements.
 _UPSERT = (
-    f"INSERT INTO {_E} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
+    f"INSERT INTO {_E} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
     + _REPLACE.format(version="", table=_E)
     + "\nRETURNING id"
 )
@@ -120,6 +123,7 @@ def offer(*, result: Result, single_statement: bool | None = None) -> Change | N
         result.elapsed_ms,
         adapt(result.finished_at),
         result.won,
+        result.undos,
         key.sort_key(),
         adapt(timezone.now()),  # updated_at
     ]

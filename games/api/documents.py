@@ -36,6 +36,7 @@ ResultDocument = inline_serializer(
         "cards_home": serializers.IntegerField(required=False),
         "elapsed_ms": serializers.IntegerField(allow_null=True),
         "actions": serializers.IntegerField(),
+        "undos": serializers.IntegerField(help_text="U tokens in the verified log; 0: a clean game"),
         "verified_at": serializers.DateTimeField(),
     },
 )
@@ -59,6 +60,7 @@ SessionDocument = inline_serializer(
         "finished_at": serializers.DateTimeField(allow_null=True),
         "elapsed_ms": serializers.IntegerField(),
         "actions": serializers.IntegerField(),
+        "undos": serializers.IntegerField(help_text="undos played so far; a game with none is clean"),
         "result": ResultDocument,
     },
 )

@@ -14,6 +14,7 @@ _ENTRY = {
     "sequences": serializers.IntegerField(required=False, help_text="Spider and Spiderette boards"),
     "cards_home": serializers.IntegerField(required=False, help_text="Russian Solitaire boards"),
     "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "undos": serializers.IntegerField(help_text="U tokens in the result's log; always 0 on a clean board"),
     "result": serializers.IntegerField(help_text="the result's id"),
 }
 
@@ -85,6 +86,7 @@ _PROGRESS = {
     "finished": serializers.BooleanField(),
     "won": serializers.BooleanField(),
     "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "undos": serializers.IntegerField(help_text="undos so far (the verified result's once finished)"),
     "result": serializers.IntegerField(allow_null=True),
 }
 

@@ -40,6 +40,7 @@ def test_the_document_has_the_shape_of_spec_section_8(api: APIClient) -> None:
         "won": True,
         "sequences": 8,
         "elapsed_ms": 123_456,
+        "undos": vector_log(SPIDER_WIN).count("U"),
         "result": result.pk,
     }
     assert body == {"board": f"code:{SPIDER_WIN}", "entries": [entry], "next_cursor": None, "total": 1, "me": entry}

@@ -69,11 +69,13 @@ class Result(models.Model):
 
 
 class BoardEntry(models.Model):
-    """A player's best verified result on a board: the truth the Redis rank index is rebuilt from."""
+    """A player's best verified result on a board (or its clean twin, `<board>:clean`): the truth the
+    Redis rank index is rebuilt from."""
 
     board = models.CharField(max_length=64)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="board_entries")
-    result = models.OneToOneField(Result, on_delete=models.CASCADE, related_name="board_entry")
+    # A result without an undo is the entry of its board and of the board's clean twin.
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="board_entries")
     # The ranking keys of SPEC section 6, copied from the result ...
     progress = models.PositiveSmallIntegerField()  # sequences removed or cards home
     score = models.IntegerField()

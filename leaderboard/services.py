@@ -32,12 +32,14 @@ def record_result(*, result: Result) -> None:
 
 
 def rank_result(*, result: Result) -> None:
-    """Inside a transaction: offer a verified result to its board; index and push once committed."""
-    if result.board is None or result.player.is_guest:
+    """Inside a transaction: offer a verified result to its board and, if it has no undo, to the
+    board's clean twin; index and push each change once committed."""
+    if result.player.is_guest:
         return
-    change = standings.offer(result=result)
-    if change is not None:
-        announce(result=result, change=change)
+    for board in standings.boards_of(result):
+        change = standings.offer(result=result, board=board)
+        if change is not None:
+            announce(result=result, change=change)
 
 
 def announce(*, result: Result, change: standings.Change) -> None:

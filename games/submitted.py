@@ -114,7 +114,7 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
         "undos": result.undos,
         "log": result.log,
         "finished_at": finished_at,
-        "wins": int(result.won),
+        **stats.count_values(result),
         "progress": key.progress,
         "key_prefix": prefix,
     }

@@ -124,7 +124,12 @@ class PlayerStats(models.Model):
     variant = models.CharField(max_length=16)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
+    clean_wins = models.PositiveIntegerField(default=0, db_default=0)  # wins without an undo
+    # Spider and Spiderette: the best score. Russian Solitaire's score can be inflated by take-backs,
+    # so its best is the most cards home, then the fewest moves (leaderboard.stats).
     best_score = models.IntegerField(null=True, blank=True)
+    best_cards_home = models.PositiveSmallIntegerField(null=True, blank=True)
+    best_moves = models.PositiveIntegerField(null=True, blank=True)
     # Consecutive UTC days with a finished ranked daily, ending on `last_daily`.
     daily_streak = models.PositiveIntegerField(default=0)
     best_daily_streak = models.PositiveIntegerField(default=0)

@@ -36,7 +36,12 @@ _STATS = {
     "variant": serializers.CharField(),
     "games": serializers.IntegerField(),
     "wins": serializers.IntegerField(),
-    "best_score": serializers.IntegerField(allow_null=True),
+    "clean_wins": serializers.IntegerField(help_text="wins without an undo"),
+    "best_score": serializers.IntegerField(allow_null=True, help_text="Spider and Spiderette; null for Russian"),
+    "best_cards_home": serializers.IntegerField(
+        allow_null=True, help_text="Russian Solitaire's best game: the most cards home ..."
+    ),
+    "best_moves": serializers.IntegerField(allow_null=True, help_text="... then the fewest moves (Russian only)"),
     "daily_streak": serializers.IntegerField(help_text="consecutive UTC days with a finished ranked daily, alive"),
     "best_daily_streak": serializers.IntegerField(),
     "last_daily": serializers.DateField(allow_null=True),

@@ -100,7 +100,8 @@ def test_a_submission_stores_its_result_statistics_entry_and_pushes_after_commit
     assert best.log == " ".join(outcome.tokens) and best.actions == len(LOG)
     assert best.finished_at <= best.verified_at
     stats = PlayerStats.objects.get(player=player, variant="RU1-C")
-    assert (stats.games, stats.wins, stats.best_score) == (3, 1, max(r.score for r in results))
+    assert (stats.games, stats.wins, stats.clean_wins, stats.best_score) == (3, 1, 1, None)  # Russian: no score
+    assert (stats.best_cards_home, stats.best_moves) == (52, best.moves)
     entry = BoardEntry.objects.get(board=BOARD, player=player)
     assert entry.result_id == best.pk and entry.sort_key == standings.rank_key(best).sort_key()
     assert entry.version == BoardVersion.objects.get(board=BOARD).version == 2  # the worse one changed nothing

@@ -51,7 +51,9 @@ def test_statistics_count_every_result_in_one_upsert() -> None:
     make_result(player, RUSSIAN_WIN, LOG[:50], ranked=False)  # practice counts too
     stats = PlayerStats.objects.get(player=player)
     assert (stats.games, stats.wins) == (4, 1)
-    assert stats.best_score == max(r.score for r in results) and stats.daily_streak == 0
+    win = results[1]
+    assert (stats.best_cards_home, stats.best_moves, stats.best_score) == (52, win.moves, None)
+    assert stats.clean_wins == 1 and stats.daily_streak == 0
 
 
 @pytest.mark.django_db(transaction=True)

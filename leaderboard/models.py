@@ -76,7 +76,7 @@ class BoardEntry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="board_entries")
     # A result without an undo is the entry of its board and of the board's clean twin.
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="board_entries")
-    # The ranking keys of SPEC section 6, copied from the result ...
+    # The ranking keys (docs/ranking.md), copied from the result ...
     progress = models.PositiveSmallIntegerField()  # sequences removed or cards home
     score = models.IntegerField()
     moves = models.PositiveIntegerField()

@@ -1,4 +1,4 @@
-"""Ranking keys of SPEC section 6, on the boards: every tie-break, the null-time rule, guests."""
+"""Ranking keys (docs/ranking.md) on the boards: every tie-break, the null-time rule, guests."""
 
 from __future__ import annotations
 

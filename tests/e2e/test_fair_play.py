@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import new_page, shot
+from tests.e2e.conftest import PHONE, new_page, shot
 from tests.e2e.helpers import api_post, open_play, start, winning_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -39,6 +39,24 @@ def test_a_guest_is_offered_sign_up_for_the_dailies_and_plays_them_after(page, s
     page.get_by_role("button", name=re.compile("^Play: Spider · 1 suit")).click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
     page.locator(".column .card").first.wait_for()
+
+
+def test_a_long_code_and_a_bad_one_in_the_home_pages_code_entry(page) -> None:
+    page.goto("/")
+    entry = page.locator("[data-code-form]")
+    entry.get_by_label("Play a game code").fill("sd1-s1-abcdefghijklmnopqrs")  # 19 letters
+    entry.get_by_role("button", name="Play this deal").click()
+    expect(entry.locator(".form-error")).to_have_text(
+        "The deal part is 7 or 20 letters A-Z, like AAAAAAD; 'ABCDEFGHIJKLMNOPQRS' has 19"
+    )
+    entry.get_by_label("Play a game code").fill(" sd1-s1-abcdefghijklmnopqrst ")
+    entry.get_by_role("button", name="Play this deal").click()
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
+    expect(page.locator("[data-code]")).to_have_text("SD1-S1-ABCDEFGHIJKLMNOPQRST")
+    expect(page.locator(".column")).to_have_count(7)
+    shot(page, "play-long-code")
+    page.set_viewport_size(PHONE)
+    shot(page, "play-long-code-phone")
 
 
 def test_the_win_dialog_and_the_board_page_tell_clean_games_apart(browser, server) -> None:

@@ -7,11 +7,24 @@ import secrets
 from django.db import IntegrityError, transaction
 
 from config.errors import Unprocessable
-from games.engine import DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
+from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import Deal
+
+# The longest code is 28 characters (a long code, docs/codes.md); anything much longer is refused
+# before the engine would echo it back in its message.
+MAX_CODE_CHARS = 64
 
 
 def parse_code(text: object) -> GameCode:
+    """A game code from a player's input, short or long; a 422 naming what is wrong."""
+    if isinstance(text, str):
+        length = len(text.strip(" \t\r\n"))
+        if length > MAX_CODE_CHARS:
+            raise Unprocessable(
+                f"That is not a game code: it has {length} characters, and a game code has at most 28, "
+                "like SP1-S4C-AAAAAAD (7 deal letters) or SP1-S4C-QWERTYUIOPASDFGHJKLZ (20).",
+                index=0,
+            )
     try:
         return GameCode.parse(text)
     except InvalidCode as error:
@@ -25,9 +38,10 @@ def parse_variant_or_refuse(text: object) -> str:
         raise Unprocessable(error.message, rule=error.rule) from None
 
 
-def fresh_code(variant: str) -> GameCode:
-    """A deal nobody chose: drawn from the OS's random source."""
-    return GameCode.from_variant(variant, secrets.randbelow(DEAL_NUMBERS))
+def fresh_code(variant: str, *, long: bool = False) -> GameCode:
+    """A deal nobody chose, drawn from the OS's random source: a short code to share, or a long
+    one for a deal that must stay secret for a while (nobody can find a long code from its cards)."""
+    return GameCode.from_variant(variant, secrets.randbelow(LONG_DEAL_NUMBERS if long else DEAL_NUMBERS), long=long)
 
 
 def deal_for(code: GameCode) -> Deal:

@@ -72,6 +72,7 @@ class GameSession(models.Model):
     moves = models.PositiveIntegerField(default=0)
     progress = models.PositiveSmallIntegerField(default=0)  # sequences removed or cards home
     won = models.BooleanField(default=False)
+    undos = models.PositiveIntegerField(default=0, db_default=0)  # U tokens in the log so far
 
     class Meta:
         constraints = [

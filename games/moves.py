@@ -19,7 +19,8 @@ _ACTIONS = GameAction._meta.db_table
 _APPEND_POSTGRES = f"""
 WITH moved AS (
     UPDATE {_SESSIONS}
-       SET action_count = %(count)s, score = %(score)s, moves = %(moves)s, progress = %(progress)s, won = %(won)s
+       SET action_count = %(count)s, score = %(score)s, moves = %(moves)s, progress = %(progress)s, won = %(won)s,
+           undos = %(undos)s
      WHERE id = %(id)s AND action_count = %(expected)s AND finished_at IS NULL
  RETURNING id, conceal_code
 ), logged AS (
@@ -31,7 +32,9 @@ SELECT moved.conceal_code FROM moved JOIN logged ON logged.session_id = moved.id
 """
 
 
-def append(session: GameSession, *, token: str, score: int, moves: int, progress: int, won: bool) -> bool | None:
+def append(
+    session: GameSession, *, token: str, score: int, moves: int, progress: int, won: bool, undos: int
+) -> bool | None:
     """Store the next action of `session` (whose `action_count` is the length it reflects).
 
     Returns the session's current `conceal_code` when written, None when the stored
@@ -46,12 +49,13 @@ def append(session: GameSession, *, token: str, score: int, moves: int, progress
         "moves": moves,
         "progress": progress,
         "won": won,
+        "undos": undos,
     }
     if connection.vendor == "postgresql":
         return _append_postgres(values)
     with transaction.atomic():
         changed = GameSession.objects.filter(id=session.id, action_count=values["expected"], finished_at=None).update(
-            action_count=values["count"], score=score, moves=moves, progress=progress, won=won
+            action_count=values["count"], score=score, moves=moves, progress=progress, won=won, undos=undos
         )
         if not changed:
             return None

@@ -10,7 +10,7 @@ from config.errors import NotFound
 from games.dailies import is_published
 from games.engine import Game, Move
 from games.models import Daily, GameSession
-from leaderboard.boards import parse_board
+from leaderboard.boards import clean_twin, parse_board
 from leaderboard.models import Player, Result
 from leaderboard.selectors import entry_of
 
@@ -63,6 +63,7 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
         "won": result.won,
         "elapsed_ms": result.elapsed_ms,
         "actions": result.actions,
+        "undos": result.undos,
         "verified_at": result.verified_at.isoformat(),
     }
     if result.deal.game == "RU":
@@ -127,21 +128,21 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
+        "undos": session.undos,
         "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,
     }
 
 
 def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -> dict[str, Any]:
-    """The finished game's result with the rank it holds on its board (the win screen shows it)."""
+    """The finished game's result with the rank the player holds on its board and on the board's
+    clean twin, and whether this game is their entry there (the win screen shows both)."""
     doc = result_document(result, now=now)
-    doc["rank"] = None
-    doc["personal_best"] = False
     board = shown_board(result.board, hidden=hidden)
-    if board is not None:
-        entry = entry_of(board=parse_board(board), player_id=result.player_id)
-        if entry is not None:
-            doc["rank"] = entry["rank"]
-            doc["personal_best"] = entry["result"] == result.pk
+    doc["clean_board"] = clean_twin(board) if board is not None else None
+    for prefix, ranked_on in (("", board), ("clean_", doc["clean_board"])):
+        entry = entry_of(board=parse_board(ranked_on), player_id=result.player_id) if ranked_on else None
+        doc[f"{prefix}rank"] = entry["rank"] if entry is not None else None
+        doc[f"{prefix}personal_best"] = entry is not None and entry["result"] == result.pk
     return doc
 
 

@@ -19,10 +19,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import ratelimit
-from config.errors import BadRequest, Conflict, NotFound, ServiceError, Unprocessable, error_body
-from games import dailies, live, refusals, submitted
+from config.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
+from games import dailies, live, refusals, secret_codes, submitted
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
-from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, parse_action
+from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
 from games.models import Daily, GameAction, GameSession, Submission
 from games.moves import append as append_action
 from games.moves import stored_position
@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 MAX_TOKEN_CHARS = 32
 GAME_OVER = "This game is over: it accepts no more actions."
 RACED = "This game was changing while your action arrived. Look at it again and retry."
+GUESTS_SIGN_UP = (
+    "Sign up to play the daily challenges: they are for players with a name, who get one ranked attempt each. "
+    "As a guest you can play any other deal, and a daily's deal once its day is over."
+)
 
 
 # ------------------------------------------------------------------ starting
@@ -62,7 +66,12 @@ def start_session(
         raise BadRequest('Give exactly one of "code", "variant" or "daily".')
     if daily is not None:
         return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now)
-    game_code = parse_code(code) if code is not None else fresh_code(parse_variant_or_refuse(variant))
+    if code is not None:
+        game_code = parse_code(code)
+        if not conceal_code:  # a hidden race's own sessions are the one place its secret code is dealt
+            secret_codes.refuse_if_secret(game_code, now=now)
+    else:
+        game_code = fresh_code(parse_variant_or_refuse(variant))
     game = Game.from_code(game_code)
     session = GameSession.objects.create(
         player=player,
@@ -79,9 +88,14 @@ def start_session(
 
 
 def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[GameSession, bool]:
+    if player.is_guest:
+        # Today's daily is never published yet: a guest's look at it would be a free preview of the
+        # deal they could then play ranked under a name.
+        raise NotAuthenticated(GUESTS_SIGN_UP)
     close_expired_dailies(now=now)
     the_daily = dailies.daily_for(dailies.utc_today(now), variant, now=now)
-    ranked = GameSession.objects.filter(player=player, daily=the_daily, ranked=True).first()
+    mine = list(GameSession.objects.filter(player=player, daily=the_daily).order_by("-ranked", "started_at")[:2])
+    ranked = mine[0] if mine and mine[0].ranked else None
     if ranked is not None and not ranked.finished:
         return ranked, False
     game = Game.from_code(the_daily.deal.code)
@@ -92,7 +106,8 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
         "started_at": now,
         "score": game.score,
     }
-    if ranked is None and not player.is_guest and dailies.accepts_ranked_attempts(the_daily, now):
+    # Only a player's first session on a daily is ranked (one from their days as a guest counts).
+    if not mine and dailies.accepts_ranked_attempts(the_daily, now):
         try:
             with transaction.atomic():
                 session = GameSession.objects.create(**fields, ranked=True, board=the_daily.board)
@@ -102,11 +117,6 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
             existing = GameSession.objects.get(player=player, daily=the_daily, ranked=True)
             if not existing.finished:
                 return existing, False
-    if player.is_guest:
-        # Guests rank nowhere, but their open attempt is theirs to resume.
-        open_one = GameSession.objects.filter(player=player, daily=the_daily, finished_at=None).first()
-        if open_one is not None:
-            return open_one, False
     session = GameSession.objects.create(**fields, ranked=False, board=None)
     live.put(session, game)
     return session, True
@@ -167,6 +177,7 @@ def apply_action(
             raise
         if game.won:
             return _append_winning(player=player, session=session, game=game, action=action, now=now)
+        undos = session.undos + (1 if isinstance(action, Undo) else 0)
         concealed = append_action(
             session,
             token=str(action),
@@ -174,10 +185,11 @@ def apply_action(
             moves=game.moves,
             progress=_progress(game),
             won=False,
+            undos=undos,
         )
         if concealed is None:
             continue  # another worker moved this game on: reload and judge again
-        _copy_counters(session, game, action_count=session.action_count + 1)
+        _copy_counters(session, game, action_count=session.action_count + 1, undos=undos)
         session.conceal_code = concealed
         live.put(session, game)
         transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
@@ -249,7 +261,7 @@ def _append_winning(
             raise Conflict(RACED)
         position = locked.action_count + 1
         GameAction.objects.create(session=locked, seq=position, token=str(action))
-        _copy_counters(locked, game, action_count=position)
+        _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
         _finish_locked(locked, game, now=now)
         transaction.on_commit(lambda: live.put(locked, game), robust=True)
         transaction.on_commit(lambda: leaderboard.session_progressed(session=locked), robust=True)
@@ -279,8 +291,9 @@ def _progress(game: Game) -> int:
     return game.cards_home if game.code.game == "RU" else game.sequences
 
 
-def _copy_counters(session: GameSession, game: Game, *, action_count: int) -> None:
+def _copy_counters(session: GameSession, game: Game, *, action_count: int, undos: int) -> None:
     session.action_count = action_count
+    session.undos = undos
     session.score = game.score
     session.moves = game.moves
     session.progress = _progress(game)
@@ -290,7 +303,7 @@ def _copy_counters(session: GameSession, game: Game, *, action_count: int) -> No
 def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Result:
     """End a locked session: replay its stored log from the deal and store what that gives."""
     session.finished_at = now
-    session.save(update_fields=["action_count", "score", "moves", "progress", "won", "finished_at"])
+    session.save(update_fields=["action_count", "score", "moves", "progress", "won", "undos", "finished_at"])
     tokens = live.stored_tokens(session)
     try:
         outcome = verify(session.deal.code, tokens)
@@ -434,6 +447,8 @@ def _verify_submission(
     if claimed_score is not None and (isinstance(claimed_score, bool) or not isinstance(claimed_score, int)):
         raise BadRequest('"claimed_score" must be a whole number.')
     game_code = parse_code(code)
+    # Before the replay: its refusals and its numbers would be answers about a secret deal.
+    secret_codes.refuse_if_secret(game_code, now=now)
     if len(moves) > MAX_LOG_TOKENS:
         too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(moves)})
         return _refusal(f"{too_long}.", index=0, rule="log_too_long")

@@ -1,7 +1,8 @@
 """Storing a verified batch submission: the hot write of `POST /api/submissions`, in one round trip.
 
 On PostgreSQL one statement makes the deal on first use, stores the result,
-counts it in the player's statistics and offers it to its board (the same
+counts it in the player's statistics and offers it to its board, and to the
+board's clean twin when it has no undo (the same
 upserts as leaderboard.stats and leaderboard.standings, whose SQL it reuses):
 one implicit transaction, so nothing is ever half written, and no deal
 lookup, ORM insert, BEGIN or COMMIT of its own. (Anywhere else, SQLite,
@@ -45,11 +46,11 @@ WITH made AS (
     SELECT id FROM made UNION ALL SELECT id FROM {_DEALS} WHERE code = %(code)s
 ), stored AS (
     INSERT INTO {_RESULTS} (player_id, deal_id, daily_id, session_id, source, board, score, moves, won,
-                            sequences, cards_home, elapsed_ms, actions, log, finished_at, verified_at)
+                            sequences, cards_home, elapsed_ms, actions, undos, log, finished_at, verified_at)
     SELECT %(player)s::bigint, deal.id, NULL, NULL, %(source)s::varchar, %(board)s::varchar, %(score)s::integer,
            %(moves)s::integer, %(won)s::boolean, %(sequences)s::integer, %(cards_home)s::integer,
-           %(elapsed_ms)s::bigint, %(actions)s::integer, %(log)s::text, %(finished_at)s::timestamptz,
-           %(now)s::timestamptz
+           %(elapsed_ms)s::bigint, %(actions)s::integer, %(undos)s::integer, %(log)s::text,
+           %(finished_at)s::timestamptz, %(now)s::timestamptz
       FROM deal
     RETURNING id, deal_id
 ), counted AS (
@@ -57,11 +58,16 @@ WITH made AS (
 ){{offer}}
 SELECT stored.id, stored.deal_id, {{version}} FROM stored
 """
-# Ranked: the board's new version if the result became the player's entry there, else NULL.
-_STORE_RANKED = _STORE.format(
-    offer=",\n" + standings.OFFER_STEPS.format(source="stored"), version="(SELECT version FROM offered)"
+# Ranked: each board's new version if the result became the player's entry there, else NULL; a
+# result without an undo is offered to the board's clean twin too (docs/ranking.md).
+_OFFER = standings.offer_steps(source="stored")
+_OFFER_CLEAN = standings.offer_steps(source="stored", board="clean_board", name="_clean")
+_STORE_RANKED_CLEAN = _STORE.format(
+    offer=f",\n{_OFFER},\n{_OFFER_CLEAN}",
+    version="(SELECT version FROM offered), (SELECT version FROM offered_clean)",
 )
-_STORE_UNRANKED = _STORE.format(offer="", version="NULL::bigint")
+_STORE_RANKED = _STORE.format(offer=f",\n{_OFFER}", version="(SELECT version FROM offered), NULL::bigint")
+_STORE_UNRANKED = _STORE.format(offer="", version="NULL::bigint, NULL::bigint")
 
 
 @cache
@@ -105,25 +111,29 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
         "cards_home": result.cards_home,
         "elapsed_ms": result.elapsed_ms,
         "actions": result.actions,
+        "undos": result.undos,
         "log": result.log,
         "finished_at": finished_at,
-        "wins": int(result.won),
+        **stats.count_values(result),
         "progress": key.progress,
         "key_prefix": prefix,
     }
-    sql = _STORE_UNRANKED if board is None else _STORE_RANKED
+    boards = standings.boards_of(result)
+    values["clean_board"] = boards[-1] if len(boards) == 2 else None
+    sql = (_STORE_UNRANKED, _STORE_RANKED, _STORE_RANKED_CLEAN)[len(boards)]
     row = _execute(sql, values) or _execute(sql, values)  # a second run sees a deal raced in meanwhile
     if row is None:  # not seen in practice: the second run's snapshot has the deal that raced in
         raise Conflict("This game code was being stored by another request just now. Send the submission again.")
-    result_id, deal_id, version = row
+    result_id, deal_id, *versions = row
     deal.pk, result.pk = deal_id, result_id
     result.deal = deal  # sets deal_id and keeps the instance (setting deal_id alone would drop it)
     for stored in (deal, result):
         stored._state.adding, stored._state.db = False, DEFAULT_DB_ALIAS
-    if board is not None and version is not None:
-        sort_key = prefix + f"{result_id:0{RESULT_ID_WIDTH}d}"
-        change = standings.Change(board=board, player_id=player.pk, sort_key=sort_key, version=version)
-        leaderboard.announce(result=result, change=change)
+    sort_key = prefix + f"{result_id:0{RESULT_ID_WIDTH}d}"
+    for ranked_on, version in zip(boards, versions, strict=False):
+        if version is not None:
+            change = standings.Change(board=ranked_on, player_id=player.pk, sort_key=sort_key, version=version)
+            leaderboard.announce(result=result, change=change)
     return result
 
 
@@ -155,12 +165,17 @@ def result_of(
         cards_home=outcome.cards_home,
         elapsed_ms=elapsed_ms,
         actions=outcome.actions,
+        undos=outcome.undos,
         log=" ".join(outcome.tokens),
         finished_at=finished_at,
         verified_at=verified_at,
     )
 
 
-def _execute(sql: str, values: dict[str, object]) -> tuple[int, int, int | None] | None:
+def _execute(sql: str, values: dict[str, object]) -> tuple[int, int, int | None, int | None] | None:
+    """(result id, deal id, the board's new version, the clean twin's), or None if nothing was stored."""
     row = fetchone_prepared(sql, values)  # planned once per pooled connection, not per submission
-    return None if row is None else (int(row[0]), int(row[1]), None if row[2] is None else int(row[2]))
+    if row is None:
+        return None
+    board_version, clean_version = (None if version is None else int(version) for version in row[2:4])
+    return int(row[0]), int(row[1]), board_version, clean_version

@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine import Game, ReplayError, parse_action, replay
+from games.engine import Game, ReplayError, Undo, parse_action, replay
 from operations import metrics
+
+UNDO = str(Undo())  # "U", the canonical undo token
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,11 @@ class Outcome:
     @property
     def actions(self) -> int:
         return len(self.tokens)
+
+    @property
+    def undos(self) -> int:
+        """The U tokens of the log: a result with none is clean (docs/ranking.md)."""
+        return self.tokens.count(UNDO)
 
     def same_numbers(self, other: Outcome) -> bool:
         return (self.score, self.moves, self.won, self.sequences, self.cards_home) == (

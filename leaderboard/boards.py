@@ -1,4 +1,5 @@
-"""Board ids (SPEC section 8): `code:<game code>` and `daily:<YYYY-MM-DD>:<variant>`."""
+"""Board ids: `code:<game code>` and `daily:<YYYY-MM-DD>:<variant>`, each with a clean twin
+`<board>:clean` that ranks only results without an undo (docs/ranking.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from dataclasses import dataclass
 from config.errors import BadRequest, NotFound
 from games.engine import DAILY_VARIANTS, GameCode, InvalidCode, parse_variant
 
-_SHAPES = "code:<game code> (code:SP1-S4C-AAAAAAD) or daily:<YYYY-MM-DD>:<variant> (daily:2026-11-30:SP1-S4C)"
+CLEAN = ":clean"
+_SHAPES = (
+    "code:<game code> (code:SP1-S4C-AAAAAAD) or daily:<YYYY-MM-DD>:<variant> (daily:2026-11-30:SP1-S4C), "
+    "either followed by :clean for its clean twin"
+)
 
 
 @dataclass(frozen=True)
@@ -16,6 +21,7 @@ class Board:
     id: str  # canonical
     variant: str
     date: dt.date | None = None  # dailies only
+    clean: bool = False  # the clean twin: results without an undo only
 
     @property
     def russian(self) -> bool:
@@ -27,6 +33,11 @@ class Board:
         return "cards_home" if self.russian else "sequences"
 
 
+def clean_twin(board: str) -> str:
+    """The id of a board's clean twin (`board` is a canonical id without the suffix)."""
+    return board + CLEAN
+
+
 def parse_board(text: object, *, today: dt.date | None = None) -> Board:
     """The board named by `text` (any letter case); BadRequest naming what is wrong.
 
@@ -36,15 +47,22 @@ def parse_board(text: object, *, today: dt.date | None = None) -> Board:
         raise BadRequest(f"A board is {_SHAPES}.")
     kind, _, rest = text.strip().partition(":")
     kind = kind.lower()
+    clean = rest.lower().endswith(CLEAN)
+    if clean:
+        rest = rest[: -len(CLEAN)]
     try:
         if kind == "code":
             code = GameCode.parse(rest)
-            return Board(id=f"code:{code}", variant=code.variant)
-        if kind == "daily":
-            return _daily(rest, today)
+            board = Board(id=f"code:{code}", variant=code.variant)
+        elif kind == "daily":
+            board = _daily(rest, today)
+        else:
+            raise BadRequest(f"Unknown kind of board {kind!r}: a board is {_SHAPES}.")
     except InvalidCode as error:
         raise BadRequest(f"{error.message}.") from None
-    raise BadRequest(f"Unknown kind of board {kind!r}: a board is {_SHAPES}.")
+    if clean:
+        return Board(id=clean_twin(board.id), variant=board.variant, date=board.date, clean=True)
+    return board
 
 
 def _daily(rest: str, today: dt.date | None) -> Board:

@@ -50,6 +50,9 @@ class Result(models.Model):
     cards_home = models.PositiveSmallIntegerField(null=True, blank=True)  # Russian Solitaire
     elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)  # measured by the server
     actions = models.PositiveIntegerField()  # tokens in the verified log
+    # U tokens in the verified log: an undo is a free look (docs/ranking.md), so only a result
+    # without one ranks on a board's clean twin.
+    undos = models.PositiveIntegerField(default=0, db_default=0)
     log = models.TextField(blank=True)  # the verified tokens, canonical, space-separated
     finished_at = models.DateTimeField()
     verified_at = models.DateTimeField()
@@ -66,18 +69,21 @@ class Result(models.Model):
 
 
 class BoardEntry(models.Model):
-    """A player's best verified result on a board: the truth the Redis rank index is rebuilt from."""
+    """A player's best verified result on a board (or its clean twin, `<board>:clean`): the truth the
+    Redis rank index is rebuilt from."""
 
     board = models.CharField(max_length=64)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="board_entries")
-    result = models.OneToOneField(Result, on_delete=models.CASCADE, related_name="board_entry")
-    # The ranking keys of SPEC section 6, copied from the result ...
+    # A result without an undo is the entry of its board and of the board's clean twin.
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="board_entries")
+    # The ranking keys (docs/ranking.md), copied from the result ...
     progress = models.PositiveSmallIntegerField()  # sequences removed or cards home
     score = models.IntegerField()
     moves = models.PositiveIntegerField()
     elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)
     finished_at = models.DateTimeField()
     won = models.BooleanField()
+    undos = models.PositiveIntegerField(default=0, db_default=0)  # shown, not ranked by
     # ... and folded into one string that sorts best first (leaderboard.ranking).
     sort_key = models.CharField(max_length=80)
     updated_at = models.DateTimeField(auto_now=True)
@@ -118,7 +124,12 @@ class PlayerStats(models.Model):
     variant = models.CharField(max_length=16)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
+    clean_wins = models.PositiveIntegerField(default=0, db_default=0)  # wins without an undo
+    # Spider and Spiderette: the best score. Russian Solitaire's score can be inflated by take-backs,
+    # so its best is the most cards home, then the fewest moves (leaderboard.stats).
     best_score = models.IntegerField(null=True, blank=True)
+    best_cards_home = models.PositiveSmallIntegerField(null=True, blank=True)
+    best_moves = models.PositiveIntegerField(null=True, blank=True)
     # Consecutive UTC days with a finished ranked daily, ending on `last_daily`.
     daily_streak = models.PositiveIntegerField(default=0)
     best_daily_streak = models.PositiveIntegerField(default=0)
@@ -143,7 +154,8 @@ class Room(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_rooms")
     variant = models.CharField(max_length=16)
-    code = models.CharField(max_length=32)  # a long code has 28 characters
+    code = models.CharField(max_length=32, db_index=True)  # a long code has 28 characters; looked up by
+    # games.secret_codes, which refuses a hidden race's code for play elsewhere until the race ends
     # A fresh random deal stays secret until the race ends; a chosen code was never secret.
     hidden = models.BooleanField(default=False)
     state = models.CharField(max_length=8, choices=State.choices, default=State.LOBBY)

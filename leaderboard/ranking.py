@@ -1,7 +1,7 @@
-"""The ranking keys of SPEC section 6 as one sortable string.
+"""The ranking keys (docs/ranking.md) as one sortable string.
 
 Every key is turned into fixed-width digits, "better" always smaller, so that
-one byte-wise comparison orders entries exactly as the SPEC says. The same
+one byte-wise comparison orders entries exactly as the keys say. The same
 string orders the PostgreSQL index, is the member of the Redis sorted set
 (all scores 0, ranked by ZRANK / ZRANGE BYLEX) and is the opaque page cursor,
 so SQL and Redis cannot disagree about an order.
@@ -49,7 +49,7 @@ class RankKey:
         finished_at: dt.datetime,
         result_id: int,
     ) -> RankKey:
-        # Russian score can be inflated by take-backs, so it does not rank (SPEC section 6).
+        # Russian score can be inflated by take-backs, so it does not rank (docs/ranking.md).
         return cls(progress, 0 if russian else score, moves, elapsed_ms, finished_at, result_id)
 
     def sort_key(self) -> str:

@@ -13,9 +13,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
-from games.deals import fresh_code
-from games.engine import GameCode, InvalidCode, parse_variant
+from config.errors import BadRequest, Conflict, Forbidden, NotFound
+from games import secret_codes
+from games.deals import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession
 from leaderboard import groups
 from leaderboard.models import Player, Result, Room, RoomMember
@@ -42,13 +42,12 @@ def create_room(*, host: Player, variant: object = None, code: object = None) ->
     """A room on a chosen code (shown to all), or on a fresh deal of a variant (hidden until the end)."""
     if (variant is None) == (code is None):
         raise BadRequest('Give exactly one of "variant" or "code".')
-    try:
-        if code is not None:
-            game_code, hidden = GameCode.parse(code), False
-        else:
-            game_code, hidden = fresh_code(parse_variant(variant)), True
-    except InvalidCode as error:
-        raise Unprocessable(error.message) from None
+    if code is not None:
+        game_code, hidden = parse_code(code), False
+        secret_codes.refuse_if_secret(game_code, now=timezone.now())
+    else:
+        # A long code: nobody can find it from the cards the racers are shown (docs/codes.md).
+        game_code, hidden = fresh_code(parse_variant_or_refuse(variant), long=True), True
     with transaction.atomic():
         room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), hidden=hidden)
         RoomMember.objects.create(room=room, player=host)
@@ -125,9 +124,19 @@ def member_progressed(*, session: GameSession) -> None:
 
 
 def _finish(room: Room, now: dt.datetime) -> None:
+    """The race is over: its code is no longer secret, and its results rank on their boards now."""
+    from leaderboard.services import rank_result  # it imports this module
+
     room.state, room.ended_at = Room.State.FINISHED, now
     room.save(update_fields=["state", "ended_at"])
-    GameSession.objects.filter(room_member__room=room, conceal_code=True).update(conceal_code=False)
+    # The update waits for a member's finish still in flight, so the read below sees its result.
+    revealed = GameSession.objects.filter(room_member__room=room, conceal_code=True).update(conceal_code=False)
+    if revealed:
+        ranked = Result.objects.filter(session__room_member__room=room).select_related("player", "deal", "session")
+        for result in ranked.order_by("pk"):
+            assert result.session is not None
+            result.session.conceal_code = False
+            rank_result(result=result)
 
 
 def _announce_on_commit(room: Room) -> None:
@@ -192,6 +201,7 @@ def _progress(member: RoomMember, result: Result | None, russian: bool) -> tuple
         "finished": bool(session and session.finished),
         "won": bool(source and source.won),
         "elapsed_ms": result.elapsed_ms if result else None,
+        "undos": source.undos if source else 0,
         "result": result.pk if result else None,
     }
     key = RankKey.of(

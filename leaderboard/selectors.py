@@ -36,7 +36,7 @@ MAX_LIMIT = 100
 TOP_PAGE_SECONDS = 60
 
 _E, _V, _P = BoardEntry._meta.db_table, BoardVersion._meta.db_table, Player._meta.db_table
-_ROW = "e.sort_key, e.progress, e.score, e.moves, e.won, e.elapsed_ms, e.result_id, p.username, p.is_guest"
+_ROW = "e.sort_key, e.progress, e.score, e.moves, e.won, e.elapsed_ms, e.undos, e.result_id, p.username, p.is_guest"
 _MINE = (
     f"SELECT (SELECT version FROM {_V} WHERE board = %s), {_ROW} FROM (SELECT 1) AS one "
     f"LEFT JOIN {_E} e ON e.board = %s AND e.player_id = %s LEFT JOIN {_P} p ON p.id = e.player_id"
@@ -51,6 +51,7 @@ class Row(NamedTuple):
     moves: int
     won: bool
     elapsed_ms: int | None
+    undos: int
     result_id: int
     username: str
     is_guest: bool
@@ -218,5 +219,6 @@ def _entry(board: Board, row: Row, rank: int) -> dict[str, Any]:
         "won": bool(row.won),
         board.progress_field: row.progress,
         "elapsed_ms": row.elapsed_ms,
+        "undos": row.undos,
         "result": row.result_id,
     }

@@ -20,13 +20,26 @@ if TYPE_CHECKING:
 
 
 def record_result(*, result: Result) -> None:
-    """Inside the transaction that stored a verified result: count it, and rank it on its board."""
+    """Inside the transaction that stored a verified result: count it, and rank it on its board.
+
+    A hidden race's results wait for the race to end (leaderboard.rooms ranks them then): until
+    then a board entry would answer questions about a deal whose code is secret.
+    """
     stats.count_result(result=result)
-    if result.board is None or result.player.is_guest:
+    if result.session is not None and result.session.conceal_code:
         return
-    change = standings.offer(result=result)
-    if change is not None:
-        announce(result=result, change=change)
+    rank_result(result=result)
+
+
+def rank_result(*, result: Result) -> None:
+    """Inside a transaction: offer a verified result to its board and, if it has no undo, to the
+    board's clean twin; index and push each change once committed."""
+    if result.player.is_guest:
+        return
+    for board in standings.boards_of(result):
+        change = standings.offer(result=result, board=board)
+        if change is not None:
+            announce(result=result, change=change)
 
 
 def announce(*, result: Result, change: standings.Change) -> None:
@@ -41,6 +54,7 @@ def announce(*, result: Result, change: standings.Change) -> None:
         moves=result.moves,
         won=result.won,
         elapsed_ms=result.elapsed_ms,
+        undos=result.undos,
         result_id=result.pk,
         username=result.player.username,
         is_guest=result.player.is_guest,

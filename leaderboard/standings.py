@@ -13,6 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from leaderboard import rank_index
+from leaderboard.boards import clean_twin
 from leaderboard.models import BoardEntry, BoardVersion, Result
 from leaderboard.ranking import RESULT_ID_WIDTH, RankKey
 from operations import metrics
@@ -20,11 +21,13 @@ from operations import metrics
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
 
-_COLUMNS = "board, player_id, result_id, progress, score, moves, elapsed_ms, finished_at, won, sort_key, updated_at"
+_COLUMNS = (
+    "board, player_id, result_id, progress, score, moves, elapsed_ms, finished_at, won, undos, sort_key, updated_at"
+)
 _REPLACE = """ON CONFLICT (board, player_id) DO UPDATE SET
     result_id = excluded.result_id, progress = excluded.progress, score = excluded.score,
     moves = excluded.moves, elapsed_ms = excluded.elapsed_ms, finished_at = excluded.finished_at,
-    won = excluded.won, sort_key = excluded.sort_key, updated_at = excluded.updated_at{version}
+    won = excluded.won, undos = excluded.undos, sort_key = excluded.sort_key, updated_at = excluded.updated_at{version}
 WHERE excluded.sort_key < {table}.sort_key"""
 
 # PostgreSQL: one statement. The bump is skipped when a better entry is already visible; if a
@@ -39,33 +42,41 @@ WITH bump AS (
     RETURNING version
 )
 INSERT INTO {_E} ({_COLUMNS}, version)
-SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, version FROM bump
+SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, version FROM bump
 {_REPLACE.format(version=", version = excluded.version", table=_E)}
 RETURNING version
 """
-# The same offer as steps of a larger statement that stores the result in it (games.submitted):
-# `{source}` is a step returning the new result's `id`, whose sort key is %(key_prefix)s + that id.
+# The same offer as steps of a larger statement that stores the result in it (games.submitted).
 _NEW_KEY = "(%(key_prefix)s::text || lpad({source}.id::text, " + str(RESULT_ID_WIDTH) + ", '0'))"
-OFFER_STEPS = f"""bump AS (
+
+
+def offer_steps(*, source: str, board: str = "board", name: str = "") -> str:
+    """The offer as two WITH steps, `bump{name}` and `offered{name}` (which returns the board's new
+    version): `source` is a step returning the new result's `id`, whose sort key is %(key_prefix)s
+    plus that id, and the board is the statement's parameter named `board`."""
+    new_key = _NEW_KEY.format(source=source)
+    return f"""bump{name} AS (
     INSERT INTO {_V} (board, version)
-    SELECT %(board)s::varchar, 1 FROM {{source}}
+    SELECT %({board})s::varchar, 1 FROM {source}
     WHERE NOT EXISTS (
-        SELECT 1 FROM {_E} WHERE board = %(board)s AND player_id = %(player)s AND sort_key <= {_NEW_KEY}
+        SELECT 1 FROM {_E} WHERE board = %({board})s AND player_id = %(player)s AND sort_key <= {new_key}
     )
     ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
     RETURNING version
-), offered AS (
+), offered{name} AS (
     INSERT INTO {_E} ({_COLUMNS}, version)
-    SELECT %(board)s, %(player)s, {{source}}.id, %(progress)s::integer, %(score)s::integer, %(moves)s::integer,
-           %(elapsed_ms)s::bigint, %(finished_at)s::timestamptz, %(won)s::boolean, {_NEW_KEY}, %(now)s::timestamptz,
-           bump.version
-      FROM bump, {{source}}
+    SELECT %({board})s, %(player)s, {source}.id, %(progress)s::integer, %(score)s::integer, %(moves)s::integer,
+           %(elapsed_ms)s::bigint, %(finished_at)s::timestamptz, %(won)s::boolean, %(undos)s::integer, {new_key},
+           %(now)s::timestamptz, bump{name}.version
+      FROM bump{name}, {source}
     {_REPLACE.format(version=", version = excluded.version", table=_E)}
     RETURNING version
 )"""
+
+
 # Anywhere else (SQLite): the same in three statements.
 _UPSERT = (
-    f"INSERT INTO {_E} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
+    f"INSERT INTO {_E} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
     + _REPLACE.format(version="", table=_E)
     + "\nRETURNING id"
 )
@@ -101,18 +112,20 @@ def rank_key(result: Result) -> RankKey:
     )
 
 
-def offer(*, result: Result, single_statement: bool | None = None) -> Change | None:
-    """Make `result` the player's entry on its board if it is their best; the change if there was one.
+def offer(*, result: Result, board: str | None = None, single_statement: bool | None = None) -> Change | None:
+    """Make `result` the player's entry on `board` (default: the result's own) if it is their best
+    there; the change if there was one.
 
     Runs inside the result's transaction. ON CONFLICT ... WHERE compares with the row as it is once
     locked, so concurrent results of one player keep the best; the version row serialises the
     board's changes, so a visible version means every lower one is committed.
     """
-    assert result.board is not None
+    board = board or result.board
+    assert board is not None
     key = rank_key(result)
     adapt = connection.ops.adapt_datetimefield_value
     values = [
-        result.board,
+        board,
         result.player_id,
         result.pk,
         key.progress,
@@ -121,6 +134,7 @@ def offer(*, result: Result, single_statement: bool | None = None) -> Change | N
         result.elapsed_ms,
         adapt(result.finished_at),
         result.won,
+        result.undos,
         key.sort_key(),
         adapt(timezone.now()),  # updated_at
     ]
@@ -128,7 +142,7 @@ def offer(*, result: Result, single_statement: bool | None = None) -> Change | N
         single_statement = connection.vendor == "postgresql"
     with connection.cursor() as cursor:
         if single_statement:
-            cursor.execute(_PG_OFFER, [result.board, result.board, result.player_id, key.sort_key(), *values])
+            cursor.execute(_PG_OFFER, [board, board, result.player_id, key.sort_key(), *values])
             row = cursor.fetchone()
             if row is None:
                 return None
@@ -138,10 +152,17 @@ def offer(*, result: Result, single_statement: bool | None = None) -> Change | N
             row = cursor.fetchone()
             if row is None:
                 return None
-            cursor.execute(_BUMP, [result.board])
+            cursor.execute(_BUMP, [board])
             version = int(cursor.fetchone()[0])
             cursor.execute(_STAMP, [version, row[0]])
-    return Change(board=result.board, player_id=result.player_id, sort_key=key.sort_key(), version=version)
+    return Change(board=board, player_id=result.player_id, sort_key=key.sort_key(), version=version)
+
+
+def boards_of(result: Result) -> list[str]:
+    """The boards a ranked result is offered to: its own, and its clean twin if it has no undo."""
+    if result.board is None:
+        return []
+    return [result.board, clean_twin(result.board)] if result.undos == 0 else [result.board]
 
 
 @metrics.counts(metrics.RANK_INDEX_REBUILDS)

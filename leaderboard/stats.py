@@ -1,4 +1,8 @@
-"""All-time statistics per player and variant: games, wins, best score, daily streak."""
+"""All-time statistics per player and variant: games, wins, clean wins, the best game, daily streak.
+
+The best game is the best score in Spider and Spiderette; in Russian Solitaire, whose score a
+take-back and re-play inflates without end, it is the most cards home, then the fewest moves.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +14,41 @@ from django.db import connection
 from leaderboard.models import PlayerStats, Result
 
 _S = PlayerStats._meta.db_table
-_INTO = f"INSERT INTO {_S} (player_id, variant, games, wins, best_score, daily_streak, best_daily_streak)"
+_INTO = (
+    f"INSERT INTO {_S} (player_id, variant, games, wins, clean_wins, best_score, best_cards_home, best_moves,"
+    " daily_streak, best_daily_streak)"
+)
+# Russian: the new result is the best if it has more cards home, or as many in fewer moves.
+_BETTER_RUSSIAN = f"""excluded.best_cards_home IS NOT NULL AND ({_S}.best_cards_home IS NULL
+    OR excluded.best_cards_home > {_S}.best_cards_home
+    OR (excluded.best_cards_home = {_S}.best_cards_home AND excluded.best_moves < {_S}.best_moves))"""
 _ADD = f"""ON CONFLICT (player_id, variant) DO UPDATE SET
     games = {_S}.games + 1,
     wins = {_S}.wins + excluded.wins,
+    clean_wins = {_S}.clean_wins + excluded.clean_wins,
     best_score = CASE WHEN {_S}.best_score IS NULL OR excluded.best_score > {_S}.best_score
-                      THEN excluded.best_score ELSE {_S}.best_score END"""
-_COUNT = f"{_INTO}\nVALUES (%s, %s, 1, %s, %s, 0, 0)\n{_ADD}\nRETURNING id"
-# The same upsert as a step of a larger statement (games.submitted): it counts once per row of `source`.
+                      THEN excluded.best_score ELSE {_S}.best_score END,
+    best_cards_home = CASE WHEN {_BETTER_RUSSIAN} THEN excluded.best_cards_home ELSE {_S}.best_cards_home END,
+    best_moves = CASE WHEN {_BETTER_RUSSIAN} THEN excluded.best_moves ELSE {_S}.best_moves END"""
+_COUNT = f"{_INTO}\nVALUES (%s, %s, 1, %s, %s, %s, %s, %s, 0, 0)\n{_ADD}\nRETURNING id"
+# The same upsert as a step of a larger statement (games.submitted): it counts once per row of `source`,
+# with the values of count_values() as parameters.
 COUNT_STEP = f"""{_INTO}
-SELECT %(player)s::bigint, %(variant)s::varchar, 1, %(wins)s::integer, %(score)s::integer, 0, 0 FROM {{source}}
+SELECT %(player)s::bigint, %(variant)s::varchar, 1, %(wins)s::integer, %(clean_wins)s::integer,
+       %(best_score)s::integer, %(best_cards_home)s::integer, %(best_moves)s::integer, 0, 0 FROM {{source}}
 {_ADD}"""
+
+
+def count_values(result: Result) -> dict[str, int | None]:
+    """What one result adds to its player's statistics: a win, a clean win, a candidate best game."""
+    russian = result.deal.game == "RU"
+    return {
+        "wins": int(result.won),
+        "clean_wins": int(result.won and result.undos == 0),
+        "best_score": None if russian else result.score,
+        "best_cards_home": result.cards_home if russian else None,
+        "best_moves": result.moves if russian else None,
+    }
 
 
 def count_result(*, result: Result) -> None:
@@ -29,8 +57,20 @@ def count_result(*, result: Result) -> None:
     One upsert; the row it locks serialises a player's concurrent results of a variant.
     """
     variant = result.deal.variant
+    values = count_values(result)
     with connection.cursor() as cursor:
-        cursor.execute(_COUNT, [result.player_id, variant, int(result.won), result.score])
+        cursor.execute(
+            _COUNT,
+            [
+                result.player_id,
+                variant,
+                values["wins"],
+                values["clean_wins"],
+                values["best_score"],
+                values["best_cards_home"],
+                values["best_moves"],
+            ],
+        )
         (stats_id,) = cursor.fetchone()
     if result.daily_id is not None and (result.board or "").startswith("daily:"):
         # Results of two days can arrive out of order (an attempt closed at 01:00 the next day):
@@ -71,7 +111,10 @@ def stats_document(stats: PlayerStats, today: dt.date) -> dict[str, Any]:
         "variant": stats.variant,
         "games": stats.games,
         "wins": stats.wins,
+        "clean_wins": stats.clean_wins,
         "best_score": stats.best_score,
+        "best_cards_home": stats.best_cards_home,
+        "best_moves": stats.best_moves,
         "daily_streak": current_streak(stats, today),
         "best_daily_streak": stats.best_daily_streak,
         "last_daily": stats.last_daily.isoformat() if stats.last_daily else None,

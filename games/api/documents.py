@@ -22,23 +22,32 @@ ErrorDocument = inline_serializer(
     },
 )
 
-ResultDocument = inline_serializer(
-    "Result",
-    {
-        "id": serializers.IntegerField(),
-        "board": serializers.CharField(allow_null=True),
-        "code": serializers.CharField(allow_null=True),
-        "player": serializers.CharField(),
-        "score": serializers.IntegerField(),
-        "moves": serializers.IntegerField(),
-        "won": serializers.BooleanField(),
-        "sequences": serializers.IntegerField(required=False),
-        "cards_home": serializers.IntegerField(required=False),
-        "elapsed_ms": serializers.IntegerField(allow_null=True),
-        "actions": serializers.IntegerField(),
-        "verified_at": serializers.DateTimeField(),
-    },
-)
+_RESULT = {
+    "id": serializers.IntegerField(),
+    "board": serializers.CharField(allow_null=True),
+    "code": serializers.CharField(allow_null=True),
+    "player": serializers.CharField(),
+    "score": serializers.IntegerField(),
+    "moves": serializers.IntegerField(),
+    "won": serializers.BooleanField(),
+    "sequences": serializers.IntegerField(required=False),
+    "cards_home": serializers.IntegerField(required=False),
+    "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "actions": serializers.IntegerField(),
+    "undos": serializers.IntegerField(help_text="U tokens in the verified log; 0: a clean game"),
+    "verified_at": serializers.DateTimeField(),
+}
+ResultDocument = inline_serializer("Result", _RESULT)
+
+# A finished session's result, with where the player stands now on its board and its clean twin.
+_RANKS = {
+    "rank": serializers.IntegerField(allow_null=True, help_text="my rank on `board`; null if unranked"),
+    "personal_best": serializers.BooleanField(help_text="this game is my entry on `board`"),
+    "clean_board": serializers.CharField(allow_null=True, help_text="`board`:clean, ranking games without an undo"),
+    "clean_rank": serializers.IntegerField(allow_null=True, help_text="my rank on the clean board"),
+    "clean_personal_best": serializers.BooleanField(help_text="this game is my entry on the clean board"),
+}
+SessionResultDocument = inline_serializer("SessionResult", {**_RESULT, **_RANKS}, allow_null=True)
 
 TableCounts = inline_serializer(
     "TableCounts",
@@ -70,7 +79,8 @@ SessionDocument = inline_serializer(
         "finished_at": serializers.DateTimeField(allow_null=True),
         "elapsed_ms": serializers.IntegerField(),
         "actions": serializers.IntegerField(),
-        "result": ResultDocument,
+        "undos": serializers.IntegerField(help_text="undos played so far; a game with none is clean"),
+        "result": SessionResultDocument,
     },
 )
 

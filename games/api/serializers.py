@@ -10,7 +10,8 @@ from config.fields import StrictCharField, StrictIntegerField
 
 
 class StartSessionSerializer(serializers.Serializer):
-    code = StrictCharField(required=False, max_length=64)
+    # No length limit here: a code of any other length is a 422 that says what is wrong (games.deals).
+    code = StrictCharField(required=False)
     variant = StrictCharField(required=False, max_length=32)
     daily = StrictCharField(required=False, max_length=32)
 
@@ -40,7 +41,7 @@ class TokenListField(serializers.ListField):
 
 
 class SubmissionSerializer(serializers.Serializer):
-    code = StrictCharField(max_length=64)
+    code = StrictCharField()  # checked by games.deals.parse_code, which names what is wrong
     moves = TokenListField()
     claimed_score = StrictIntegerField(required=False, allow_null=True)
     key = StrictCharField(required=False, allow_null=True, max_length=128)

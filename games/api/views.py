@@ -16,6 +16,7 @@ from config.errors import BadRequest
 from games import dailies, live, selectors, services
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
+from games.deals import MAX_CODE_CHARS
 from leaderboard.models import Player
 
 
@@ -127,7 +128,7 @@ def _plainly_valid_submission(data: object) -> dict | None:
         return None
     code, moves = data.get("code"), data.get("moves")
     score, key = data.get("claimed_score"), data.get("key")
-    if not (_plain_text(code, 64) and type(moves) is list):
+    if not (_plain_text(code, MAX_CODE_CHARS) and type(moves) is list):
         return None
     if score is not None and not (type(score) is int and -(10**15) < score < 10**15):
         return None

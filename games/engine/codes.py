@@ -1,4 +1,4 @@
-"""Game codes and variants (SPEC section 3): parse, validate and format them."""
+"""Game codes and variants (docs/codes.md): parse, validate and format them."""
 
 from __future__ import annotations
 

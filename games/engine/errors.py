@@ -38,7 +38,7 @@ class EngineError(ValueError):
 
 
 class InvalidCode(EngineError):
-    """A game code or variant that is not exactly one of the shapes of SPEC section 3."""
+    """A game code or variant that is not exactly one of the shapes of docs/codes.md."""
 
 
 class MalformedAction(EngineError):

@@ -29,7 +29,8 @@ class LeaderboardView(APIView):
                 "board",
                 OpenApiTypes.STR,
                 OpenApiParameter.PATH,
-                description="code:<game code> or daily:<YYYY-MM-DD>:<variant>",
+                description="code:<game code> or daily:<YYYY-MM-DD>:<variant>, either followed by :clean "
+                "for its clean twin (each player's best result without an undo)",
             ),
             OpenApiParameter("limit", OpenApiTypes.INT, description="entries per page, 1-100 (default 50)"),
             OpenApiParameter("cursor", OpenApiTypes.STR, description="next_cursor of the previous page"),

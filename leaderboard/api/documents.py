@@ -14,6 +14,7 @@ _ENTRY = {
     "sequences": serializers.IntegerField(required=False, help_text="Spider and Spiderette boards"),
     "cards_home": serializers.IntegerField(required=False, help_text="Russian Solitaire boards"),
     "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "undos": serializers.IntegerField(help_text="U tokens in the result's log; always 0 on a clean board"),
     "result": serializers.IntegerField(help_text="the result's id"),
 }
 
@@ -35,7 +36,12 @@ _STATS = {
     "variant": serializers.CharField(),
     "games": serializers.IntegerField(),
     "wins": serializers.IntegerField(),
-    "best_score": serializers.IntegerField(allow_null=True),
+    "clean_wins": serializers.IntegerField(help_text="wins without an undo"),
+    "best_score": serializers.IntegerField(allow_null=True, help_text="Spider and Spiderette; null for Russian"),
+    "best_cards_home": serializers.IntegerField(
+        allow_null=True, help_text="Russian Solitaire's best game: the most cards home ..."
+    ),
+    "best_moves": serializers.IntegerField(allow_null=True, help_text="... then the fewest moves (Russian only)"),
     "daily_streak": serializers.IntegerField(help_text="consecutive UTC days with a finished ranked daily, alive"),
     "best_daily_streak": serializers.IntegerField(),
     "last_daily": serializers.DateField(allow_null=True),
@@ -86,6 +92,7 @@ _PROGRESS = {
     "finished": serializers.BooleanField(),
     "won": serializers.BooleanField(),
     "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "undos": serializers.IntegerField(help_text="undos so far (the verified result's once finished)"),
     "result": serializers.IntegerField(allow_null=True),
 }
 

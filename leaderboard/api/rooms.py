@@ -23,7 +23,7 @@ ROOM_ID = OpenApiParameter("room_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 
 class NewRoomSerializer(serializers.Serializer):
     variant = StrictCharField(required=False, max_length=32, help_text="a fresh deal of this variant, code hidden")
-    code = StrictCharField(required=False, max_length=32, help_text="this game code, shown to all")
+    code = StrictCharField(required=False, help_text="this game code, shown to all")
 
 
 def _answer(room_id: object, viewer: Player | None, code: int = status.HTTP_200_OK) -> Response:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
+from config.errors import NotAuthenticated
 from games import dailies, services
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, GameSession
@@ -131,14 +132,43 @@ def test_after_midnight_the_days_daily_gives_no_ranked_attempt(player: Player) -
 
 
 @pytest.mark.django_db
-def test_guests_play_the_daily_unranked() -> None:
+def test_a_guest_is_asked_to_sign_up_for_the_daily_and_is_served_after_signing_up() -> None:
+    from django.test import Client
+
     from leaderboard.players import create_guest
+    from tests.security.snapshot import snapshot
 
     guest = create_guest()
-    session, created = services.start_session(player=guest, daily="SP1-S2C", now=NOON)
-    assert created and not session.ranked and session.board is None
-    again, created = services.start_session(player=guest, daily="SP1-S2C", now=NOON)
-    assert not created and again.pk == session.pk
+    browser = Client()
+    browser.force_login(guest)
+    before = snapshot()
+    refused = browser.post("/api/sessions", {"daily": "SP1-S2C"}, content_type="application/json")
+    assert refused.status_code == 401
+    assert refused.json() == {"error": {"message": services.GUESTS_SIGN_UP, "index": None, "token": None}}
+    assert "sign up" in services.GUESTS_SIGN_UP.lower()
+    assert snapshot() == before  # not even the daily is made for the refusal
+    with pytest.raises(NotAuthenticated):
+        services.start_session(player=guest, daily="SP1-S2C", now=NOON)
+
+    signed_up = browser.post(
+        "/api/auth/signup", {"username": "newcomer", "password": "a long passphrase"}, content_type="application/json"
+    )
+    assert signed_up.status_code == 201
+    served = browser.post("/api/sessions", {"daily": "SP1-S2C"}, content_type="application/json")
+    assert served.status_code == 201
+    doc = served.json()
+    assert doc["ranked"] and doc["board"].startswith("daily:") and doc["board"].endswith(":SP1-S2C")
+    assert doc["code"] is None and GameSession.objects.get().player_id == guest.pk  # the same player, renamed
+
+
+@pytest.mark.django_db
+def test_a_session_from_guest_days_leaves_only_practice(player: Player) -> None:
+    the_daily = dailies.daily_for(DAY, "SD1-S2", now=NOON)
+    earlier = GameSession.objects.create(
+        player=player, deal=the_daily.deal, daily=the_daily, ranked=False, started_at=NOON, score=500
+    )
+    session, created = services.start_session(player=player, daily="SD1-S2", now=NOON)
+    assert created and not session.ranked and session.board is None and session.pk != earlier.pk
 
 
 @pytest.mark.django_db(transaction=True)

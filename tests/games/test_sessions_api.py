@@ -106,6 +106,8 @@ def test_a_concealed_session_names_neither_its_code_nor_its_code_board(player: P
 
     from games import live, services
     from games.selectors import session_document
+    from leaderboard.models import BoardEntry
+    from leaderboard.services import rank_result
 
     session, _ = services.start_session(player=player, variant="SD1-S2", conceal_code=True)
     session, game = services.finish_session(player=player, session_id=session.pk)
@@ -113,6 +115,8 @@ def test_a_concealed_session_names_neither_its_code_nor_its_code_board(player: P
     assert doc["code"] is None and doc["board"] is None
     assert doc["result"]["code"] is None and doc["result"]["board"] is None and doc["result"]["rank"] is None
     assert session.deal.code not in str(doc)
-    session.conceal_code = False  # the race ended
+    assert not BoardEntry.objects.exists()  # a hidden race's results rank when it ends
+    session.conceal_code = False  # the race ended: leaderboard.rooms ranks its results
+    rank_result(result=session.result)  # type: ignore[attr-defined]
     revealed = session_document(session, game, now=timezone.now())
     assert revealed["board"] == f"code:{session.deal.code}" and revealed["result"]["rank"] == 1

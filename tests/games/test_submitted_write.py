@@ -61,7 +61,17 @@ def _rows(player: Player) -> list[tuple[Any, ...]]:
         Result.objects.filter(player=player)
         .order_by("id")
         .values_list(
-            "deal__code", "source", "board", "score", "moves", "won", "sequences", "cards_home", "elapsed_ms", "actions"
+            "deal__code",
+            "source",
+            "board",
+            "score",
+            "moves",
+            "won",
+            "sequences",
+            "cards_home",
+            "elapsed_ms",
+            "actions",
+            "undos",
         )
     )
 
@@ -90,7 +100,8 @@ def test_a_submission_stores_its_result_statistics_entry_and_pushes_after_commit
     assert best.log == " ".join(outcome.tokens) and best.actions == len(LOG)
     assert best.finished_at <= best.verified_at
     stats = PlayerStats.objects.get(player=player, variant="RU1-C")
-    assert (stats.games, stats.wins, stats.best_score) == (3, 1, max(r.score for r in results))
+    assert (stats.games, stats.wins, stats.clean_wins, stats.best_score) == (3, 1, 1, None)  # Russian: no score
+    assert (stats.best_cards_home, stats.best_moves) == (52, best.moves)
     entry = BoardEntry.objects.get(board=BOARD, player=player)
     assert entry.result_id == best.pk and entry.sort_key == standings.rank_key(best).sort_key()
     assert entry.version == BoardVersion.objects.get(board=BOARD).version == 2  # the worse one changed nothing
@@ -114,10 +125,16 @@ def test_the_statement_stores_what_the_orm_path_stores(monkeypatch: pytest.Monke
     assert _rows(one) == _rows(other)
     strip = [{k: v for k, v in a.items() if k not in ("id", "player", "verified_at")} for a in answers + orm_answers]
     assert strip[:2] == strip[2:]
-    entries = [BoardEntry.objects.select_related("result").get(player=p) for p in (one, other)]
+    entries = [BoardEntry.objects.select_related("result").get(player=p, board=f"code:{code}") for p in (one, other)]
     assert [e.sort_key for e in entries] == [standings.rank_key(e.result).sort_key() for e in entries]
     assert [e.result_id for e in entries] == [answers[1]["id"], orm_answers[1]["id"]]  # the better: no moves yet
     assert [e.version for e in entries] == [2, 4]  # each player's two results both improved their entry
+    # The 30-action log has an undo ("u" in the vector), the empty one none: only the latter ranks on the
+    # clean twin, once per player.
+    assert "U" in canonical(winning_log(code)[:30])
+    twins = [BoardEntry.objects.get(player=p, board=f"code:{code}:clean") for p in (one, other)]
+    assert [(t.result_id, t.sort_key, t.undos) for t in twins] == [(e.result_id, e.sort_key, 0) for e in entries]
+    assert [t.version for t in twins] == [1, 2]
     counts = PlayerStats.objects.filter(variant="SD1-S1").order_by("player__username").values_list("games", "wins")
     assert list(counts) == [(2, 0), (2, 0)]
 

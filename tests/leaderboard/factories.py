@@ -19,6 +19,7 @@ from django.utils import timezone
 from games.deals import deal_for
 from games.engine import Game, GameCode, Undo, replay
 from games.models import Daily
+from games.verification import canonical
 from leaderboard import services
 from leaderboard.models import Player, Result
 
@@ -86,6 +87,7 @@ def make_result(
         "won": game.won,
         "sequences": None if russian else game.sequences,
         "cards_home": game.cards_home if russian else None,
+        "undos": canonical(tokens).count("U"),
         **numbers,
     }
     now = timezone.now()

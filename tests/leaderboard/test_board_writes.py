@@ -40,7 +40,7 @@ def test_only_a_better_result_changes_the_entry_and_bumps_the_version(single_sta
             changes.append(standings.offer(result=result, single_statement=single_statement))
     assert [c is not None for c in changes] == [True, False, True, True, False]
     assert [c.version for c in changes if c is not None] == [1, 2, 3]
-    entry = BoardEntry.objects.get(player=player)
+    entry = BoardEntry.objects.get(player=player, board=BOARD)
     assert (entry.progress, entry.won, entry.version, _version()) == (52, True, 3, 3)
 
 
@@ -51,7 +51,9 @@ def test_statistics_count_every_result_in_one_upsert() -> None:
     make_result(player, RUSSIAN_WIN, LOG[:50], ranked=False)  # practice counts too
     stats = PlayerStats.objects.get(player=player)
     assert (stats.games, stats.wins) == (4, 1)
-    assert stats.best_score == max(r.score for r in results) and stats.daily_streak == 0
+    win = results[1]
+    assert (stats.best_cards_home, stats.best_moves, stats.best_score) == (52, win.moves, None)
+    assert stats.clean_wins == 1 and stats.daily_streak == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -76,7 +78,7 @@ def test_concurrent_results_of_one_player_keep_the_best_and_count_them_all() -> 
     for thread in threads:
         thread.join(timeout=60)
     assert not errors, errors
-    entry = BoardEntry.objects.get(player=player)
+    entry = BoardEntry.objects.get(player=player, board=BOARD)
     stats = PlayerStats.objects.get(player=player)
     assert (entry.won, entry.progress) == (True, 52)
     assert (stats.games, stats.wins) == (len(cuts), 1)
@@ -96,7 +98,7 @@ def test_a_change_the_index_missed_is_caught_up_by_the_next_read() -> None:
     indexed = client.get(version_key)
     make_result(second, RUSSIAN_WIN, LOG)
     # As if the second result's Redis write had been lost (Redis away, the worker killed after commit):
-    missed = BoardEntry.objects.get(player=second)
+    missed = BoardEntry.objects.get(player=second, board=BOARD)
     client.zrem(f"lb:rank:{BOARD}", missed.sort_key)
     client.hdel(f"lb:rank-player:{BOARD}", str(second.pk))
     client.set(version_key, indexed)

@@ -9,6 +9,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.verification import canonical
 from leaderboard.models import Player
 from tests.leaderboard.factories import SPIDER_WIN, daily_of, make_result, named, vector_log
 
@@ -40,6 +41,7 @@ def test_the_document_has_the_shape_of_spec_section_8(api: APIClient) -> None:
         "won": True,
         "sequences": 8,
         "elapsed_ms": 123_456,
+        "undos": canonical(vector_log(SPIDER_WIN)).count("U"),
         "result": result.pk,
     }
     assert body == {"board": f"code:{SPIDER_WIN}", "entries": [entry], "next_cursor": None, "total": 1, "me": entry}

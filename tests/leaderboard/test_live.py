@@ -62,6 +62,7 @@ async def test_a_watcher_gets_a_snapshot_then_each_change_after_commit() -> None
             "won": True,
             "cards_home": 52,
             "elapsed_ms": 60_000,
+            "undos": 0,
             "result": result.pk,
         },
     }

@@ -9,6 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.engine import Game, replay
+from games.verification import canonical
 from leaderboard.models import PlayerStats
 from leaderboard.stats import current_streak
 from tests.leaderboard.factories import (
@@ -40,6 +41,74 @@ def test_statistics_count_games_wins_best_score_and_the_daily_streak() -> None:
     assert (stats.daily_streak, stats.best_daily_streak, stats.last_daily) == (1, 3, days[3])
     assert current_streak(stats, days[3] + dt.timedelta(1)) == 1  # today's daily may still come
     assert current_streak(stats, days[3] + dt.timedelta(2)) == 0
+
+
+def _farmed(loops: int) -> list[str]:
+    """The Russian win's first 31 actions (two cards home), then a card taken back and sent home again
+    `loops` times: each loop earns 10 points more, and nothing else."""
+    game = Game.from_code(RUSSIAN_WIN)
+    start = vector_log(RUSSIAN_WIN)[:31]
+    game.run(start)
+    back = next(str(a) for a in game.legal_actions() if str(a).startswith("F"))
+    return start + [back, f"{back.split('>')[1]}>F"] * loops
+
+
+def test_russians_best_is_the_most_cards_home_then_the_fewest_moves_not_the_farmable_score(api: APIClient) -> None:
+    player = named("farmer")
+    farmed = make_result(player, RUSSIAN_WIN, _farmed(60))
+    win = make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN))
+    assert farmed.score > win.score and farmed.cards_home == 2 and win.cards_home == 52
+    stats = PlayerStats.objects.get(player=player, variant="RU1-C")
+    assert (stats.best_cards_home, stats.best_moves, stats.best_score) == (52, win.moves, None)
+    make_result(player, RUSSIAN_WIN, _farmed(80))  # an even higher score changes nothing
+    stats.refresh_from_db()
+    assert (stats.best_cards_home, stats.best_moves) == (52, win.moves)
+
+    other = named("steady")
+    make_result(other, RUSSIAN_WIN, _farmed(3))  # 2 cards home, 37 moves
+    make_result(other, RUSSIAN_WIN, _farmed(1))  # 2 cards home, fewer moves: the better
+    make_result(other, RUSSIAN_WIN, vector_log(RUSSIAN_WIN)[:10])  # fewer cards home (none), fewer moves
+    assert PlayerStats.objects.filter(player=other).values_list("best_cards_home", "best_moves").get() == (2, 33)
+    page = api.get("/api/players/farmer").json()
+    (russian,) = page["stats"]
+    assert (russian["best_cards_home"], russian["best_moves"], russian["best_score"]) == (52, win.moves, None)
+
+
+def test_clean_wins_are_the_wins_without_an_undo(api: APIClient) -> None:
+    player = named("cleaner")
+    assert canonical(vector_log(SPIDERETTE_WIN)).count("U") > 0
+    make_result(player, SPIDERETTE_WIN, vector_log(SPIDERETTE_WIN))  # won with undos
+    make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN))  # won clean
+    make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN), ranked=False)  # practice counts too
+    make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN)[:30])  # clean, not won
+    stats = {s["variant"]: s for s in api.get("/api/players/cleaner").json()["stats"]}
+    assert (stats["SD1-S1"]["wins"], stats["SD1-S1"]["clean_wins"]) == (1, 0)
+    assert (stats["RU1-C"]["games"], stats["RU1-C"]["wins"], stats["RU1-C"]["clean_wins"]) == (3, 2, 2)
+    assert stats["SD1-S1"]["best_score"] is not None and stats["SD1-S1"]["best_cards_home"] is None
+
+
+def test_statistics_kept_so_far_are_recounted_by_the_migration() -> None:
+    import importlib
+
+    from django.apps import apps
+
+    player = named("old-timer")
+    win = make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN))
+    make_result(player, RUSSIAN_WIN, _farmed(60))
+    make_result(player, SPIDERETTE_WIN, vector_log(SPIDERETTE_WIN))
+    kept = {s.variant: s for s in PlayerStats.objects.filter(player=player)}
+    PlayerStats.objects.update(clean_wins=0, best_cards_home=None, best_moves=None)
+    PlayerStats.objects.filter(variant="RU1-C").update(best_score=9999)  # as it was: the farmed score
+    importlib.import_module("leaderboard.migrations.0008_stats_clean_wins_russian_best").recount(apps, None)
+    for stats in PlayerStats.objects.filter(player=player):
+        before = kept[stats.variant]
+        assert (stats.clean_wins, stats.best_score, stats.best_cards_home, stats.best_moves) == (
+            before.clean_wins,
+            before.best_score,
+            before.best_cards_home,
+            before.best_moves,
+        )
+    assert kept["RU1-C"].best_moves == win.moves and kept["RU1-C"].clean_wins == 1
 
 
 def test_the_player_page_has_stats_results_pages_and_series(api: APIClient) -> None:

@@ -62,12 +62,12 @@ def test_an_improvement_replaces_the_players_member_and_an_older_update_cannot_u
     player = named("improver")
     log = vector_log(SPIDERETTE_WIN)
     first = make_result(player, SPIDERETTE_WIN, log[:10])
-    first_key = BoardEntry.objects.get(player=player).sort_key
+    first_key = BoardEntry.objects.get(player=player, board=BOARD).sort_key
     make_result(player, SPIDERETTE_WIN, log)  # the win
-    best_key = BoardEntry.objects.get(player=player).sort_key
+    best_key = BoardEntry.objects.get(player=player, board=BOARD).sort_key
     assert _members(BOARD) == [best_key]
     rank_index.put(BOARD, player.pk, first_key)  # a late, out-of-order update of the first result
-    assert _members(BOARD) == [best_key] and first.pk != BoardEntry.objects.get(player=player).result_id
+    assert _members(BOARD) == [best_key] and first.pk != BoardEntry.objects.get(player=player, board=BOARD).result_id
 
 
 def test_a_missing_index_is_rebuilt_on_first_read() -> None:

@@ -12,10 +12,17 @@ from leaderboard.boards import parse_board
 
 
 class Command(BaseCommand):
-    help = "Rebuild the Redis rank index of one board, or of every board, from the board entries in the database."
+    help = (
+        "Rebuild the Redis rank index of one board, or of every board and clean twin, from the board entries "
+        "in the database."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--board", help="a board id, e.g. code:SP1-S4C-AAAAAAD or daily:2026-11-30:SP1-S4C")
+        parser.add_argument(
+            "--board",
+            help="a board id, e.g. code:SP1-S4C-AAAAAAD, daily:2026-11-30:SP1-S4C or its clean twin "
+            "daily:2026-11-30:SP1-S4C:clean",
+        )
 
     def handle(self, *args: Any, board: str | None = None, **options: Any) -> None:
         if not rank_index.enabled():

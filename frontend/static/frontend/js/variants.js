@@ -46,13 +46,24 @@ export function variantLabel(variant) {
   return parts.join(" · ");
 }
 
+// A board id and its clean twin ("<board>:clean", only games without an undo).
+export function cleanTwin(board) {
+  const isClean = /:clean$/i.test(board || "");
+  const all = isClean ? board.slice(0, -":clean".length) : board || "";
+  return { all, clean: `${all}:clean`, isClean };
+}
+
 export function boardLabel(board) {
   if (!board) return "";
-  const [kind, ...rest] = board.split(":");
+  const { all, isClean } = cleanTwin(board);
+  const [kind, ...rest] = all.split(":");
+  let label;
   if (kind === "daily") {
     const [date, variant] = rest;
-    return fmt(gettext("Daily %(date)s · %(variant)s"), { date, variant: variantLabel(variant) });
+    label = fmt(gettext("Daily %(date)s · %(variant)s"), { date, variant: variantLabel(variant) });
+  } else {
+    const code = rest.join(":");
+    label = fmt(gettext("Game %(code)s · %(variant)s"), { code, variant: variantLabel(variantOf(code)) });
   }
-  const code = rest.join(":");
-  return fmt(gettext("Game %(code)s · %(variant)s"), { code, variant: variantLabel(variantOf(code)) });
+  return isClean ? fmt(gettext("%(board)s · clean games"), { board: label }) : label;
 }

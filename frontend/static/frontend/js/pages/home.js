@@ -42,6 +42,15 @@ codeForm.addEventListener("submit", (e) => {
   start({ code: codeForm.code.value.trim() }, errorBox);
 });
 
+// Guests cannot start a daily before its day is over: they get a sign-up button instead of "Play".
+const dailyList = document.querySelector("[data-dailies]");
+const guest = dailyList.hasAttribute("data-guest");
+
+function signUpButton(label) {
+  return el("a", { class: "button primary", href: dailyList.dataset.signup, "aria-label": `${gettext("Sign up to play")}: ${label}` },
+    gettext("Sign up to play"));
+}
+
 function dailyItem(daily) {
   const label = variantLabel(daily.variant);
   let state = gettext("Not played yet");
@@ -53,7 +62,7 @@ function dailyItem(daily) {
     state = gettext("In progress");
     action = gettext("Resume");
   }
-  const button = el("button", {
+  const button = guest ? signUpButton(label) : el("button", {
     type: "button",
     class: daily.played && !daily.finished ? "button primary" : "button",
     "aria-label": `${action}: ${label}`,
@@ -71,7 +80,7 @@ function dailyItem(daily) {
 }
 
 async function loadDailies() {
-  const list = document.querySelector("[data-dailies]");
+  const list = dailyList;
   try {
     const data = await get("/api/daily");
     document.querySelector("[data-daily-date]").textContent = data.date;

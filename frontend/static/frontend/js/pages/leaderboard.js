@@ -1,7 +1,7 @@
 // One leaderboard, live: a snapshot over the socket, then each change as it happens.
 import { get } from "../api.js";
 import { LiveSocket } from "../socket.js";
-import { boardLabel } from "../variants.js";
+import { boardLabel, cleanTwin } from "../variants.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { el, duration } from "../ui.js";
 
@@ -16,6 +16,17 @@ let cursor = null;
 
 root.querySelector("[data-board-title]").textContent = boardLabel(board);
 document.title = boardLabel(board);
+
+// The switch between the board and its clean twin (only games without an undo).
+const twin = cleanTwin(board);
+for (const link of root.querySelectorAll("[data-switch]")) {
+  const target = link.dataset.switch === "clean" ? twin.clean : twin.all;
+  link.href = `/leaderboards/${encodeURIComponent(target)}/`;
+  if (target === (twin.isClean ? twin.clean : twin.all)) link.setAttribute("aria-current", "page");
+}
+root.querySelector("[data-switch-help]").textContent = twin.isClean
+  ? gettext("Only games played without an undo: an undo is a free look at the cards.")
+  : gettext("Every verified game, undos included.");
 root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");
 
 function row(entry, flash) {
@@ -28,6 +39,7 @@ function row(entry, flash) {
     el("td", { class: "num" }, entry.score),
     el("td", { class: "num" }, entry.moves),
     el("td", { class: "num" }, duration(entry.elapsed_ms)),
+    el("td", { class: "num" }, entry.undos ?? "—"),
     el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` }, gettext("Watch")) : ""));
 }
 
@@ -35,7 +47,7 @@ function draw(flashPlayer = null) {
   root.querySelector("[data-total]").textContent = fmt(ngettext("%(n)s player", "%(n)s players", total), { n: total });
   root.querySelector("[data-me]").textContent = me ? fmt(gettext("Your rank: %(rank)s"), { rank: me.rank }) : "";
   if (!entries.length) {
-    body.replaceChildren(el("tr", {}, el("td", { colspan: 7, class: "muted" }, gettext("No verified results yet. Be the first!"))));
+    body.replaceChildren(el("tr", {}, el("td", { colspan: 8, class: "muted" }, gettext("No verified results yet. Be the first!"))));
   } else {
     body.replaceChildren(...entries.map((e) => row(e, e.player === flashPlayer)));
   }
@@ -76,7 +88,7 @@ new LiveSocket(`/ws/leaderboards/${encodeURIComponent(board)}/`, {
 });
 
 get(`/api/leaderboards/${encodeURIComponent(board)}`).then((doc) => { if (!entries.length) snapshot(doc); }).catch((error) => {
-  body.replaceChildren(el("tr", {}, el("td", { colspan: 7 }, error.message)));
+  body.replaceChildren(el("tr", {}, el("td", { colspan: 8 }, error.message)));
 });
 
 root.querySelector("[data-more]").addEventListener("click", async () => {

@@ -13,7 +13,7 @@ import { loadOptions, bindOptionsDialog } from "../options.js";
 import { setLook, setBack, refreshFaces } from "../cards.js";
 import { Picker } from "../picker.js";
 import { variantOf, variantLabel } from "../variants.js";
-import { gettext, fmt } from "../i18n.js";
+import { gettext, ngettext, fmt } from "../i18n.js";
 import { duration, toast } from "../ui.js";
 
 const root = document.querySelector("[data-play]");
@@ -330,14 +330,29 @@ function showResult() {
   if (r.sequences !== undefined && r.sequences !== null) add(gettext("Sequences removed"), r.sequences);
   if (r.cards_home !== undefined && r.cards_home !== null) add(gettext("Cards home"), r.cards_home);
   add(gettext("Time"), duration(r.elapsed_ms));
+  add(gettext("Undos"), r.undos);
   const rankLine = resultDialog.querySelector("[data-result-rank]");
+  const cleanLine = resultDialog.querySelector("[data-result-clean]");
   const link = resultDialog.querySelector("[data-result-board]");
+  const cleanLink = resultDialog.querySelector("[data-result-clean-board]");
+  // Clean: no undo. Only a clean game ranks on the board's clean twin.
+  cleanLine.textContent = r.undos === 0 ? gettext("A clean game: no undo.")
+    : fmt(ngettext("%(n)s undo: only games without one rank on the clean board.",
+      "%(n)s undos: only games without one rank on the clean board.", r.undos), { n: r.undos });
+  cleanLink.hidden = true;
   const boardId = r.board || doc.board;
   if (boardId) {
     rankLine.textContent = r.rank ? fmt(gettext("Your rank on this deal's leaderboard: %(rank)s"), { rank: r.rank })
       : gettext("Your result is on the leaderboard.");
     link.href = `/leaderboards/${encodeURIComponent(boardId)}/`;
     link.hidden = false;
+    if (r.clean_board) {
+      if (r.clean_rank) {
+        cleanLine.textContent += " " + fmt(gettext("Your rank on the clean board: %(rank)s"), { rank: r.clean_rank });
+      }
+      cleanLink.href = `/leaderboards/${encodeURIComponent(r.clean_board)}/`;
+      cleanLink.hidden = false;
+    }
   } else {
     rankLine.textContent = doc.ranked === false && doc.daily
       ? gettext("This was practice: only the first attempt at a daily is ranked.")

@@ -2,7 +2,7 @@
 import { get } from "../api.js";
 import { scoreChart } from "../chart.js";
 import { variantLabel } from "../variants.js";
-import { gettext } from "../i18n.js";
+import { gettext, fmt } from "../i18n.js";
 import { el, duration, dateTime, shortDate } from "../ui.js";
 
 const root = document.querySelector("[data-player-page]");
@@ -14,7 +14,14 @@ function statCard(s) {
   const add = (term, value) => dl.append(el("dt", {}, term), el("dd", {}, value ?? "—"));
   add(gettext("Games"), s.games);
   add(gettext("Wins"), s.wins);
-  add(gettext("Best score"), s.best_score);
+  add(gettext("Clean wins"), s.clean_wins); // won without an undo
+  if (s.variant.startsWith("RU")) {
+    // Russian Solitaire's score can be farmed with take-backs: its best game is cards home, then moves.
+    add(gettext("Best game"), s.best_cards_home === null ? null
+      : fmt(gettext("%(cards)s cards home in %(moves)s moves"), { cards: s.best_cards_home, moves: s.best_moves }));
+  } else {
+    add(gettext("Best score"), s.best_score);
+  }
   add(gettext("Daily streak"), s.daily_streak);
   add(gettext("Best daily streak"), s.best_daily_streak);
   return el("article", { class: "stat-card" }, el("h3", {}, variantLabel(s.variant)), dl);

@@ -1,0 +1,53 @@
+"""Codes that are still secret: a daily's until it is published, a hidden race's until the race ends.
+
+Such a code is refused for free play, submissions and new rooms, before anything is dealt,
+replayed or stored: no session, result, board entry, replay or error message about its deal
+can exist before its time. The refusal is one sentence for every secret code and names no
+daily or room, so it tells nothing about the deal or where it is used (docs/codes.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import connection
+
+from config.errors import Unprocessable
+from config.prepared import fetchone_prepared
+from games.engine import GameCode
+from games.models import Daily, Deal
+from leaderboard.models import Room
+
+CANNOT_BE_PLAYED = "This game code cannot be played now."
+
+# A daily is published at 01:00 UTC the day after its date (games.models.Daily.publishes_at), so
+# it is still secret while its date is later than the date 25 hours ago.
+_UNTIL_PUBLISHED = dt.timedelta(days=1, hours=1)
+_D, _G, _R = Daily._meta.db_table, Deal._meta.db_table, Room._meta.db_table
+_SECRET = (
+    f"SELECT EXISTS (SELECT 1 FROM {_D} d JOIN {_G} g ON g.id = d.deal_id WHERE g.code = %(code)s"
+    f" AND d.date > %(published_before)s)"
+    f" OR EXISTS (SELECT 1 FROM {_R} r WHERE r.code = %(code)s AND r.hidden AND r.state <> %(finished)s)"
+)
+
+
+def is_secret(code: GameCode, *, now: dt.datetime) -> bool:
+    """Whether `code` is an unpublished daily's or that of a hidden race not yet over (one query)."""
+    params = {
+        "code": str(code),
+        "published_before": (now.astimezone(dt.UTC) - _UNTIL_PUBLISHED).date(),
+        "finished": Room.State.FINISHED.value,
+    }
+    if connection.vendor == "postgresql":
+        row = fetchone_prepared(_SECRET, params)  # on every submission: planned once per connection
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_SECRET, params)
+            row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+def refuse_if_secret(code: GameCode, *, now: dt.datetime) -> None:
+    """A 422 at index 0, as for a code that cannot be played, if `code` is still secret."""
+    if is_secret(code, now=now):
+        raise Unprocessable(CANNOT_BE_PLAYED, index=0)

@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 from config.errors import NotAuthenticated, ServiceError, Unavailable
 from config.views import UNAVAILABLE
 from config.ws import JsonConsumer, in_database_thread
-from games import live, selectors, services
+from games import live, selectors, services, why
 from leaderboard.models import Player
 
 CLOSE_UNAUTHORIZED = 4401
@@ -30,13 +30,18 @@ def _act(player: Player, session_id: str, message: dict[str, Any], language: str
 
 def _act_in_language(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
     now = timezone.now()
+    if message["type"] == "why":
+        answer = why.why_not(
+            player=player, session_id=session_id, group=message.get("group"), action=message.get("action")
+        )
+        return {"type": "why", **answer}
     if message["type"] == "action":
         session, game = services.apply_action(
             player=player, session_id=session_id, token=message.get("action"), at=message.get("at"), now=now
         )
     else:
         session, game = services.finish_session(player=player, session_id=session_id, now=now)
-    return selectors.session_document(session, game, now=now)
+    return {"type": "session", **selectors.session_document(session, game, now=now)}
 
 
 class PlayConsumer(JsonConsumer):
@@ -62,8 +67,10 @@ class PlayConsumer(JsonConsumer):
         await self.send_json({"type": "session", **document})
 
     async def receive_message(self, message: dict[str, Any]) -> None:
-        if message["type"] not in {"action", "finish"}:
-            await self.send_error(400, 'Send {"type": "action", "action": token} or {"type": "finish"}.')
+        if message["type"] not in {"action", "finish", "why"}:
+            await self.send_error(
+                400, 'Send {"type": "action", "action": token}, {"type": "why", "group": "3:4"} or {"type": "finish"}.'
+            )
             return
         try:
             document = await in_database_thread(_act)(self.player, self.session_id, message, self.language)
@@ -73,4 +80,4 @@ class PlayConsumer(JsonConsumer):
         except DatabaseError:
             await self.send_refusal(Unavailable(UNAVAILABLE))
             return
-        await self.send_json({"type": "session", **document})
+        await self.send_json(document)

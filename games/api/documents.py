@@ -63,6 +63,21 @@ SessionDocument = inline_serializer(
     },
 )
 
+WhyDocument = inline_serializer(
+    "Why",
+    {
+        "group": serializers.CharField(required=False, help_text="the group asked about, column:count"),
+        "action": serializers.CharField(required=False, help_text="the action asked about"),
+        "targets": serializers.ListField(
+            child=serializers.IntegerField(), required=False, help_text="a group's legal target columns"
+        ),
+        "allowed": serializers.BooleanField(),
+        "rule": serializers.CharField(allow_null=True, help_text="the id of the rule it breaks, null if none"),
+        "params": serializers.DictField(allow_null=True, help_text="what the rule's sentence names"),
+        "message": serializers.CharField(allow_null=True, help_text="the rule in the player's language"),
+    },
+)
+
 SubmissionAnswer = inline_serializer("SubmissionAnswer", {"result": ResultDocument})
 
 DailyOverview = inline_serializer(

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import BadRequest
-from games import dailies, live, selectors, services
+from games import dailies, live, selectors, services, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from leaderboard.models import Player
@@ -76,6 +76,26 @@ class ActionsView(APIView):
             player=_player(request), session_id=session_id, token=data["action"], at=data.get("at"), now=now
         )
         return Response(selectors.session_document(session, game, now=now))
+
+
+class WhyView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("group", str, description="column:count, like 3:4: may these cards be picked up?"),
+            OpenApiParameter("action", str, description="a token, like 3:4>7: why is it refused?"),
+        ],
+        responses={200: documents.WhyDocument, **documents.REFUSALS},
+        operation_id="why_not",
+        summary="Why a group cannot be picked up, or an action played, now (changes nothing)",
+    )
+    def get(self, request: Request, session_id: str) -> Response:
+        query = request.query_params
+        answer = why.why_not(
+            player=_player(request), session_id=session_id, group=query.get("group"), action=query.get("action")
+        )
+        return Response(answer)
 
 
 class FinishView(APIView):

@@ -63,8 +63,14 @@ def test_a_group_that_may_move_lists_its_targets_and_an_action_is_judged(player:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("query", "status"),
-    [({}, 400), ({"group": "8:2", "action": "D"}, 400), ({"group": "x"}, 400), ({"group": "0:1"}, 400),
-     ({"action": "1:01>2"}, 422), ({"action": "9" * 40}, 400)],
+    [
+        ({}, 400),
+        ({"group": "8:2", "action": "D"}, 400),
+        ({"group": "x"}, 400),
+        ({"group": "0:1"}, 400),
+        ({"action": "1:01>2"}, 422),
+        ({"action": "9" * 40}, 400),
+    ],
 )
 def test_bad_questions_are_refused_and_change_nothing(
     player: Player, player_api: APIClient, query: dict[str, str], status: int

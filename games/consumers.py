@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import DatabaseError
-from django.utils import timezone, translation
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import NotAuthenticated, ServiceError, Unavailable
 from config.views import UNAVAILABLE
@@ -23,12 +24,7 @@ def _document_for(player: Player, session_id: str) -> dict[str, Any]:
     return selectors.session_document(session, live.game_for(session), now=now)
 
 
-def _act(player: Player, session_id: str, message: dict[str, Any], language: str) -> dict[str, Any]:
-    with translation.override(language):  # refusals read in the player's language, as over HTTP
-        return _act_in_language(player, session_id, message)
-
-
-def _act_in_language(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
+def _act(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
     now = timezone.now()
     if message["type"] == "why":
         answer = why.why_not(
@@ -54,7 +50,9 @@ class PlayConsumer(JsonConsumer):
         user = self.scope.get("user")
         self.session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
         if not isinstance(user, Player) or not user.is_authenticated:
-            await self.send_refusal(NotAuthenticated("Sign in or start a guest game first: this needs a player."))
+            await self.send_refusal(
+                NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
+            )
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
         self.player = user
@@ -73,11 +71,11 @@ class PlayConsumer(JsonConsumer):
             )
             return
         try:
-            document = await in_database_thread(_act)(self.player, self.session_id, message, self.language)
+            document = await in_database_thread(_act)(self.player, self.session_id, message)
         except ServiceError as error:
             await self.send_refusal(error)
             return
         except DatabaseError:
-            await self.send_refusal(Unavailable(UNAVAILABLE))
+            await self.send_refusal(Unavailable(gettext(UNAVAILABLE)))
             return
         await self.send_json(document)

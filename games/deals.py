@@ -7,6 +7,7 @@ import secrets
 from django.db import IntegrityError, transaction
 
 from config.errors import Unprocessable
+from games import refusals
 from games.engine import DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import Deal
 
@@ -15,14 +16,14 @@ def parse_code(text: object) -> GameCode:
     try:
         return GameCode.parse(text)
     except InvalidCode as error:
-        raise Unprocessable(error.message, index=0, rule=error.rule) from None
+        raise Unprocessable(refusals.of_error(error), index=0, rule=error.rule) from None
 
 
 def parse_variant_or_refuse(text: object) -> str:
     try:
         return parse_variant(text)
     except InvalidCode as error:
-        raise Unprocessable(error.message, rule=error.rule) from None
+        raise Unprocessable(refusals.of_error(error), rule=error.rule) from None
 
 
 def fresh_code(variant: str) -> GameCode:

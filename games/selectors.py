@@ -6,6 +6,8 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from django.utils.translation import gettext
+
 from config.errors import NotFound
 from games.dailies import is_published
 from games.engine import Game, Move
@@ -25,14 +27,14 @@ def session_for(*, player: Player, session_id: object, lock: bool = False) -> Ga
     try:
         key = uuid.UUID(str(session_id))
     except ValueError:
-        raise NotFound("No such game session.") from None
+        raise NotFound(gettext("No such game session.")) from None
     query = GameSession.objects.select_related("deal", "daily")
     if lock:
         query = query.select_for_update(of=("self",))
     try:
         session = query.get(id=key, player=player)
     except GameSession.DoesNotExist:
-        raise NotFound("No such game session.") from None
+        raise NotFound(gettext("No such game session.")) from None
     session.player = player  # known already: no join for it
     return session
 

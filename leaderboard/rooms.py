@@ -12,8 +12,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
+from games import refusals
 from games.deals import fresh_code
 from games.engine import GameCode, InvalidCode, parse_variant
 from games.models import GameSession
@@ -28,27 +30,27 @@ def room_for(room_id: object, *, lock: bool = False) -> Room:
     try:
         key = uuid.UUID(str(room_id))
     except ValueError:
-        raise NotFound("No such race room.") from None
+        raise NotFound(gettext("No such race room.")) from None
     rooms = Room.objects.select_related("host")
     if lock:
         rooms = rooms.select_for_update(of=("self",))
     room = rooms.filter(id=key).first()
     if room is None:
-        raise NotFound("No such race room.")
+        raise NotFound(gettext("No such race room."))
     return room
 
 
 def create_room(*, host: Player, variant: object = None, code: object = None) -> Room:
     """A room on a chosen code (shown to all), or on a fresh deal of a variant (hidden until the end)."""
     if (variant is None) == (code is None):
-        raise BadRequest('Give exactly one of "variant" or "code".')
+        raise BadRequest(gettext('Give exactly one of "variant" or "code".'))
     try:
         if code is not None:
             game_code, hidden = GameCode.parse(code), False
         else:
             game_code, hidden = fresh_code(parse_variant(variant)), True
     except InvalidCode as error:
-        raise Unprocessable(error.message) from None
+        raise Unprocessable(refusals.of_error(error), rule=error.rule) from None
     with transaction.atomic():
         room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), hidden=hidden)
         RoomMember.objects.create(room=room, player=host)
@@ -61,9 +63,9 @@ def join_room(*, room_id: object, player: Player) -> Room:
         if room.members.filter(player=player).exists():
             return room
         if room.state != Room.State.LOBBY:
-            raise Conflict("This race has already started: you can watch it, but not join.")
+            raise Conflict(gettext("This race has already started: you can watch it, but not join."))
         if room.members.count() >= MAX_PLAYERS:
-            raise Conflict(f"This room is full: a race has at most {MAX_PLAYERS} players.")
+            raise Conflict(gettext("This room is full: a race has at most %(limit)s players.") % {"limit": MAX_PLAYERS})
         RoomMember.objects.create(room=room, player=player)
         _announce_on_commit(room)
     return room
@@ -77,9 +79,9 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.host_id != player.pk:
-            raise Forbidden("Only the host can start the race.")
+            raise Forbidden(gettext("Only the host can start the race."))
         if room.state != Room.State.LOBBY:
-            raise Conflict("This race has already started.")
+            raise Conflict(gettext("This race has already started."))
         for member in room.members.select_related("player"):
             member.session, _ = start_session(
                 player=member.player, code=room.code, conceal_code=room.hidden, in_room=True, now=now
@@ -99,7 +101,7 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.host_id != player.pk:
-            raise Forbidden("Only the host can end the race.")
+            raise Forbidden(gettext("Only the host can end the race."))
         if room.state == Room.State.FINISHED:
             return room
         for member in room.members.select_related("player", "session").filter(

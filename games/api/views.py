@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -180,4 +181,4 @@ def _date_param(text: str | None, *, default: dt.date) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise BadRequest("The date must look like 2026-11-30.") from None
+        raise BadRequest(gettext("The date must look like 2026-11-30.")) from None

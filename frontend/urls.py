@@ -1,4 +1,6 @@
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
 from frontend import views
@@ -16,5 +18,7 @@ urlpatterns = [
     path("account/signin/", views.signin, name="signin"),
     path("rules/<slug:game>/", views.rules, name="rules"),
     # The interface's strings for the ES modules, in the page's language.
+    # Browsers and feed readers ask for /favicon.ico whatever the page links.
+    path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True)),
     path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="jsi18n"),
 ]

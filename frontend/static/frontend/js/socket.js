@@ -1,4 +1,17 @@
+import { gettext } from "./i18n.js";
+
 // A WebSocket that reconnects by itself; the server sends the whole state again on every connect.
+// A close with a code of 4400-4499 is the server's final word (no such game, room or board, no
+// player): the socket stops and reports "gone" instead of trying again forever.
+const FINAL = (code) => code >= 4400 && code <= 4499;
+
+// What a page's connection badge says for each status.
+export function statusText(status) {
+  if (status === "open") return gettext("Live");
+  if (status === "gone") return gettext("Not available");
+  return gettext("Reconnecting…");
+}
+
 export class LiveSocket {
   constructor(path, { onMessage, onStatus } = {}) {
     this.path = path;
@@ -34,8 +47,13 @@ export class LiveSocket {
       try { message = JSON.parse(event.data); } catch { return; }
       this.onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (this.ws === ws) this.ws = null;
+      if (FINAL(event.code)) {
+        this.closed = true;
+        this.onStatus("gone", event.code);
+        return;
+      }
       this.onStatus("closed");
       this.retry();
     });

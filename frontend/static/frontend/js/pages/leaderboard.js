@@ -1,6 +1,6 @@
 // One leaderboard, live: a snapshot over the socket, then each change as it happens.
 import { get } from "../api.js";
-import { LiveSocket } from "../socket.js";
+import { LiveSocket, statusText } from "../socket.js";
 import { boardLabel } from "../variants.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { el, duration } from "../ui.js";
@@ -71,7 +71,7 @@ new LiveSocket(`/ws/leaderboards/${encodeURIComponent(board)}/`, {
   },
   onStatus(status) {
     connection.dataset.state = status;
-    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+    connection.textContent = statusText(status);
   },
 });
 

@@ -1,7 +1,7 @@
 // The play page: draws the server's session document, turns gestures into action tokens,
 // sends them over the play socket (HTTP when the socket is down) and shows refusals in words.
 import { get, post } from "../api.js";
-import { LiveSocket } from "../socket.js";
+import { LiveSocket, statusText } from "../socket.js";
 import { Board } from "../board.js";
 import { Moves, moveToken } from "../moves.js";
 import { Pointer } from "../drag.js";
@@ -152,7 +152,7 @@ const socket = new LiveSocket(`/ws/play/${id}/`, {
   },
   onStatus(status) {
     connection.dataset.state = status;
-    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+    connection.textContent = statusText(status);
     if (status === "closed" && pending) recover();
   },
 });

@@ -1,6 +1,6 @@
 // A race room: who is in, live progress of each player, join, start (host) and play.
 import { get, post } from "../api.js";
-import { LiveSocket } from "../socket.js";
+import { LiveSocket, statusText } from "../socket.js";
 import { variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
 import { el, duration } from "../ui.js";
@@ -64,7 +64,7 @@ const socket = new LiveSocket(`/ws/rooms/${id}/`, {
   },
   onStatus(status) {
     connection.dataset.state = status;
-    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+    connection.textContent = statusText(status);
   },
 });
 get(`/api/rooms/${id}`).then(draw).catch((error) => {

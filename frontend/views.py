@@ -17,7 +17,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from config.errors import ServiceError
 from frontend.guest import ensure_player
-from frontend.variants import GAMES, RULE_PAGES
+from frontend.variants import RULE_PAGES, picker_choices
 from games.selectors import session_for
 from leaderboard.boards import parse_board
 from leaderboard.models import Player, Result
@@ -53,7 +53,7 @@ def page(template: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
                 context |= {"heading": missing.heading, "message": missing.message}
                 return render(request, "frontend/not_found.html", context, status=404)
             player = ensure_player(request)
-            context = {"player": player, "games": GAMES, **found}
+            context = {"player": player, "picker": picker_choices(), **found}
             return render(request, template, context)
 
         return view

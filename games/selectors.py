@@ -12,6 +12,7 @@ from config.errors import NotFound
 from games.dailies import is_published
 from games.engine import Game, Move
 from games.models import Daily, GameSession
+from games.variants import table_facts
 from leaderboard.boards import parse_board
 from leaderboard.models import Player, Result
 from leaderboard.selectors import entry_of
@@ -89,12 +90,26 @@ def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
     return [str(action) for action in legal], best, tap
 
 
+def starts_in_ms(session: GameSession, now: dt.datetime) -> int:
+    """A race's countdown: how long until its games may be played (0 once they may)."""
+    return max(0, int((session.started_at - now).total_seconds() * 1000))
+
+
+def _face_down(view: dict[str, Any]) -> dict[str, Any]:
+    """The table before a race's start: every card face down, so nobody studies the deal early."""
+    columns = [{"down": column["down"] + len(column["up"]), "up": []} for column in view["columns"]]
+    return {**view, "columns": columns}
+
+
 def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> dict[str, Any]:
     hidden = code_hidden(daily=session.daily, concealed=session.conceal_code, now=now)
     view = game.view()
     if hidden:
         view["code"] = None
-    if session.finished:
+    countdown = starts_in_ms(session, now) if not session.finished else 0
+    if countdown:
+        view = _face_down(view)
+    if session.finished or countdown:
         legal: list[str] = []
         best: dict[str, str] = {}
         tap: dict[str, str] = {}
@@ -118,8 +133,18 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
+        "table": table_facts(game),
+        "room": _room_of(session),
+        "starts_in_ms": countdown,
         "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,
     }
+
+
+def _room_of(session: GameSession) -> str | None:
+    if not session.in_room:  # most games are in no room: no query for them
+        return None
+    member = getattr(session, "room_member", None)
+    return str(member.room_id) if member is not None else None
 
 
 def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from config import ratelimit
 from config.errors import BadRequest, Conflict, NotFound, ServiceError, Unprocessable, error_body
@@ -51,12 +51,14 @@ def start_session(
     daily: str | None = None,
     conceal_code: bool = False,
     in_room: bool = False,
+    starts_at: dt.datetime | None = None,
     now: dt.datetime | None = None,
 ) -> tuple[GameSession, bool]:
     """A refereed game on a code, a fresh deal of a variant, or today's daily.
 
     Returns (session, created): the open ranked daily asked for again is the
-    same session, not a new one.
+    same session, not a new one. A race's games start at `starts_at` (its
+    countdown): no action is taken before, and the clock runs from then.
     """
     now = now or timezone.now()
     if sum(choice is not None for choice in (code, variant, daily)) != 1:
@@ -72,7 +74,7 @@ def start_session(
         board=None if player.is_guest else f"code:{game_code}",
         conceal_code=conceal_code,
         in_room=in_room,
-        started_at=now,
+        started_at=starts_at or now,
         score=game.score,
     )
     live.put(session, game)  # the first view and action need not deal it again
@@ -206,6 +208,11 @@ def _canonical(token: str) -> str | None:
         return None
 
 
+def not_started(session: GameSession, now: dt.datetime) -> str:
+    seconds = max(1, -int((now - session.started_at).total_seconds() // 1))
+    return ngettext("The race starts in %(n)s second.", "The race starts in %(n)s seconds.", seconds) % {"n": seconds}
+
+
 def session_key(session_id: object) -> uuid.UUID:
     try:
         return uuid.UUID(str(session_id))
@@ -225,6 +232,8 @@ def _judge(session: GameSession, game: Game, token: str, now: dt.datetime) -> Ac
     if session.daily is not None and now >= session.daily.publishes_at:
         _close_daily_attempt(session.id)  # its own transaction: the attempt stays ended
         raise Conflict(gettext(GAME_OVER))
+    if now < session.started_at:
+        raise Conflict(not_started(session, now))
     position = session.action_count + 1
     if len(token) > MAX_TOKEN_CHARS:
         raise Unprocessable(gettext("That is not an action token."), index=position, token=token[:MAX_TOKEN_CHARS])

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from config import ratelimit
@@ -19,7 +20,7 @@ from games import live, refusals
 from games.engine import EngineError, parse_action
 from games.engine.errors import IllegalAction
 from games.selectors import session_for
-from games.services import GAME_OVER, MAX_TOKEN_CHARS, session_key
+from games.services import GAME_OVER, MAX_TOKEN_CHARS, not_started, session_key
 from leaderboard.models import Player
 
 GROUP = re.compile(r"^([1-9][0-9]?):([1-9][0-9]{0,2})$")
@@ -41,6 +42,9 @@ def why_not(*, player: Player, session_id: object, group: object = None, action:
     session = session_for(player=player, session_id=key)
     if session.finished:
         raise Conflict(gettext(GAME_OVER))
+    now = timezone.now()
+    if now < session.started_at:
+        raise Conflict(not_started(session, now))
     game = live.game_for(session)
     answer: dict[str, Any] = {}
     refusal: IllegalAction | EngineError | None

@@ -10,6 +10,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -76,6 +77,8 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
     from games.services import start_session  # games.services imports this module's callers
 
     now = now or timezone.now()
+    # From the host's start to the go everyone's cards stay face down and nobody may act.
+    go = now + dt.timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.host_id != player.pk:
@@ -84,10 +87,10 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
             raise Conflict(gettext("This race has already started."))
         for member in room.members.select_related("player"):
             member.session, _ = start_session(
-                player=member.player, code=room.code, conceal_code=room.hidden, in_room=True, now=now
+                player=member.player, code=room.code, conceal_code=room.hidden, in_room=True, starts_at=go, now=now
             )
             member.save(update_fields=["session"])
-        room.state, room.started_at = Room.State.RACING, now
+        room.state, room.started_at = Room.State.RACING, go
         room.save(update_fields=["state", "started_at"])
         _announce_on_commit(room)
     return room
@@ -161,9 +164,16 @@ def room_document(room: Room) -> dict[str, Any]:
         "code": None if room.hidden and room.state != Room.State.FINISHED else room.code,
         "created_at": room.created_at.isoformat(),
         "started_at": room.started_at.isoformat() if room.started_at else None,
+        "starts_in_ms": _starts_in_ms(room),
         "ended_at": room.ended_at.isoformat() if room.ended_at else None,
         "players": players,
     }
+
+
+def _starts_in_ms(room: Room) -> int:
+    if room.started_at is None or room.state != Room.State.RACING:
+        return 0
+    return max(0, int((room.started_at - timezone.now()).total_seconds() * 1000))
 
 
 def you_in(room: Room, player: Player | None) -> dict[str, Any]:

@@ -40,6 +40,15 @@ ResultDocument = inline_serializer(
     },
 )
 
+TableFacts = inline_serializer(
+    "TableFacts",
+    {
+        "deals_left": serializers.IntegerField(help_text="deals the stock still holds (0 without a stock)"),
+        "sequences_to_win": serializers.IntegerField(help_text="sequences a win removes (0 in Russian Solitaire)"),
+        "home_move_cards": serializers.IntegerField(help_text="cards one move to a foundation takes (0: none)"),
+    },
+)
+
 SessionDocument = inline_serializer(
     "Session",
     {
@@ -59,6 +68,11 @@ SessionDocument = inline_serializer(
         "finished_at": serializers.DateTimeField(allow_null=True),
         "elapsed_ms": serializers.IntegerField(),
         "actions": serializers.IntegerField(),
+        "table": TableFacts,
+        "room": serializers.UUIDField(allow_null=True, help_text="the race room this game is played in, if any"),
+        "starts_in_ms": serializers.IntegerField(
+            help_text="a race's countdown: until then the cards are face down and no action is taken"
+        ),
         "result": ResultDocument,
     },
 )
@@ -97,6 +111,48 @@ DailyOverview = inline_serializer(
                 },
             )
         ),
+    },
+)
+
+_NAMED = {"name": serializers.CharField(help_text="in the player's language")}
+
+VariantsDocument = inline_serializer(
+    "Variants",
+    {
+        "games": inline_serializer(
+            "GameChoice",
+            {
+                "prefix": serializers.CharField(help_text="SP1, SD1 or RU1"),
+                "key": serializers.CharField(help_text="the rules page: spider, spiderette, russian"),
+                "name": serializers.CharField(),
+                "columns": serializers.IntegerField(),
+                "sequences_to_win": serializers.IntegerField(),
+                "suits": inline_serializer(
+                    "SuitsChoice",
+                    {"suits": serializers.IntegerField(), **_NAMED, "level": serializers.CharField()},
+                    many=True,
+                ),
+                "rules": inline_serializer(
+                    "RuleChoice",
+                    {"rule": serializers.CharField(), **_NAMED, "note": serializers.CharField()},
+                    many=True,
+                ),
+            },
+            many=True,
+        ),
+        "variants": inline_serializer(
+            "VariantChoice",
+            {
+                "id": serializers.CharField(help_text="SP1-S4C, SD1-S2, RU1-C, ..."),
+                "game": serializers.CharField(help_text="the game's prefix"),
+                "suits": serializers.IntegerField(),
+                "rule": serializers.CharField(help_text="C (Classic) or R (Relaxed)"),
+                "daily": serializers.BooleanField(help_text="has a daily challenge"),
+                **_NAMED,
+            },
+            many=True,
+        ),
+        "daily": serializers.ListField(child=serializers.CharField(), help_text="the daily variants, in order"),
     },
 )
 

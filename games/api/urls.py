@@ -10,4 +10,5 @@ urlpatterns = [
     path("sessions/<str:session_id>/finish", views.FinishView.as_view(), name="session-finish"),
     path("submissions", views.SubmissionsView.as_view(), name="submissions"),
     path("daily", views.DailyView.as_view(), name="daily"),
+    path("variants", views.VariantsView.as_view(), name="variants"),
 ]

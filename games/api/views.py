@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import BadRequest
-from games import dailies, live, selectors, services, why
+from games import dailies, live, selectors, services, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from leaderboard.models import Player
@@ -173,6 +173,18 @@ class DailyView(APIView):
         player = request.user if isinstance(request.user, Player) else None
         overview = selectors.daily_overview(player=player, dailies=dailies.dailies_for(date, now=now), now=now)
         return Response({"date": date.isoformat(), "dailies": overview})
+
+
+class VariantsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: documents.VariantsDocument, **documents.REFUSALS},
+        operation_id="variants",
+        summary="The games and variants to choose from, with their names in my language (from the engine)",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(variants.catalogue())
 
 
 def _date_param(text: str | None, *, default: dt.date) -> dt.date:

@@ -52,6 +52,8 @@ class Game:
     )
 
     has_foundations: ClassVar[bool] = False
+    # How many cards one move to a foundation takes (Russian Solitaire: the top card); 0: no foundations.
+    home_move_cards: ClassVar[int] = 0
 
     code: GameCode
     layout: Layout
@@ -341,6 +343,12 @@ class Game:
     @property
     def stock_left(self) -> int:
         return len(self._stock) - self._stock_pos
+
+    @property
+    def deals_left(self) -> int:
+        """How many deals the stock still holds (a deal puts a card on each column, the last one may
+        be short); 0 for a game without a stock."""
+        return 0
 
     # --------------------------------------------------------------- documents
 

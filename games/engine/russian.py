@@ -30,6 +30,7 @@ class RussianGame(Game):
 
     has_stock: ClassVar[bool] = False
     has_foundations: ClassVar[bool] = True
+    home_move_cards: ClassVar[int] = 1
 
     _classic: bool
 

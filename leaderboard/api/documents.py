@@ -3,7 +3,7 @@
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from games.api.documents import ErrorDocument, ResultDocument
+from games.api.documents import ErrorDocument, ResultDocument, TableFacts
 
 _ENTRY = {
     "rank": serializers.IntegerField(),
@@ -73,6 +73,7 @@ ReplayDocument = inline_serializer(
         "steps": serializers.IntegerField(),
         "token": serializers.CharField(allow_null=True, help_text="the action that led to this step"),
         "state": serializers.DictField(help_text="SPEC section 5 state document, every card shown"),
+        "table": TableFacts,
     },
 )
 
@@ -97,7 +98,8 @@ RoomDocument = inline_serializer(
         "variant": serializers.CharField(),
         "code": serializers.CharField(allow_null=True, help_text="null while a fresh deal's race is on"),
         "created_at": serializers.DateTimeField(),
-        "started_at": serializers.DateTimeField(allow_null=True),
+        "started_at": serializers.DateTimeField(allow_null=True, help_text="the go, after the countdown"),
+        "starts_in_ms": serializers.IntegerField(help_text="the countdown to the go; 0 once the race is on"),
         "ended_at": serializers.DateTimeField(allow_null=True),
         "players": inline_serializer("RacerProgress", _PROGRESS, many=True),
         "you": inline_serializer(

@@ -3,7 +3,6 @@
 // It knows nothing of the rules: what may move comes from the server's legal list.
 import { faceUp, faceDown, emptySlot, SUIT_SYMBOL, suitName, cardName } from "./cards.js";
 import { gettext, ngettext, fmt } from "./i18n.js";
-import { dealsLeft } from "./variants.js";
 
 const SUITS = ["S", "H", "D", "C"];
 
@@ -19,22 +18,21 @@ export class Board {
     addEventListener("resize", () => this.layout());
   }
 
-  render(view, { variant = "", known = false, sequences = 8 } = {}) {
+  // `deals` and `sequences` are the server's counts (the session's or replay's `table`).
+  render(view, { deals = 0, known = false, sequences = 8 } = {}) {
     this.view = view;
     this.known = known;
-    this.renderStock(view, variant);
+    this.renderStock(view, deals);
     this.renderRemoved(view, sequences);
     this.renderFoundations(view);
     this.renderTableau(view);
     this.layout();
   }
 
-  renderStock(view, variant) {
+  renderStock(view, deals) {
     if (!this.stockBox) return;
     this.stockBox.replaceChildren();
     if (view.foundations) return; // Russian Solitaire has no stock
-    const count = Array.isArray(view.stock) ? view.stock.length : view.stock || 0;
-    const deals = dealsLeft(variant, count);
     const label = deals
       ? fmt(ngettext("Deal (%(n)s deal left)", "Deal (%(n)s deals left)", deals), { n: deals })
       : gettext("The stock is empty");

@@ -32,7 +32,7 @@ async function go(target) {
   steps = doc.steps;
   const code = doc.state.code || (doc.result && doc.result.code);
   const variant = variantOf(code);
-  board.render(doc.state, { variant, known: true, sequences: variant.startsWith("SD1") ? 4 : 8 });
+  board.render(doc.state, { deals: doc.table.deals_left, known: true, sequences: doc.table.sequences_to_win });
   if (before) animateFrom(before, board, { fromStock: doc.token === "D" });
   shown = true;
   slider.max = String(steps);

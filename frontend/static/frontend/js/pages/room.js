@@ -16,12 +16,20 @@ const STATE = () => ({
   finished: gettext("The race is over"),
 });
 
+let lastState = null;
+
 function draw(room) {
+  // Seen here in the lobby, the race starting takes each player to their game (its countdown runs there).
+  const you = room.you || {};
+  if (lastState === "lobby" && room.state === "racing" && you.session) {
+    location.assign(`/play/${you.session}/`);
+    return;
+  }
+  lastState = room.state;
   const russian = (room.variant || "").startsWith("RU");
   root.querySelector("[data-room-title]").textContent = `${gettext("Race room")}: ${variantLabel(room.variant)}`;
   root.querySelector("[data-room-state]").textContent = [STATE()[room.state] || room.state, room.code].filter(Boolean).join(" · ");
   root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");
-  const you = room.you || {};
   root.querySelector("[data-join]").hidden = you.member || room.state !== "lobby";
   root.querySelector("[data-start]").hidden = !(you.host && room.state === "lobby");
   const play = root.querySelector("[data-play]");

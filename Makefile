@@ -23,6 +23,7 @@ run: $(BIN)/.installed
 test: $(BIN)/.installed
 	./scripts/services.sh
 	./scripts/chromium.sh
+	./scripts/axe.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(BIN)/pytest $(PYTEST_ARGS)
 

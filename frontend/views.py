@@ -18,6 +18,8 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from config.errors import ServiceError
 from frontend.guest import ensure_player
 from frontend.variants import RULE_PAGES, picker_choices
+from games.engine import InvalidCode, parse_variant
+from games.refusals import of_error
 from games.selectors import session_for
 from leaderboard.boards import parse_board
 from leaderboard.models import Player, Result
@@ -91,6 +93,20 @@ def _is_own_session(player: Player | None, session_id: str) -> bool:
 @page("frontend/leaderboards.html")
 def leaderboards(request: HttpRequest) -> dict[str, Any]:
     return {"page": "leaderboards"}
+
+
+@page("frontend/archive.html")
+def archive(request: HttpRequest) -> dict[str, Any]:
+    return {"page": "archive"}
+
+
+@page("frontend/all_time.html")
+def all_time(request: HttpRequest, variant: str) -> dict[str, Any]:
+    try:
+        chosen = parse_variant(variant)
+    except InvalidCode as error:
+        raise Missing(gettext("There is no such leaderboard"), of_error(error)) from None
+    return {"page": "all-time", "variant": chosen}
 
 
 @page("frontend/leaderboard.html")

@@ -1,7 +1,7 @@
 // The table view: stock, removed sequences or foundations, and the tableau columns.
 // It draws a view document (SPEC section 5) and lays the fans out to fit the screen.
 // It knows nothing of the rules: what may move comes from the server's legal list.
-import { faceUp, faceDown, emptySlot, SUIT_SYMBOL, suitName, cardName } from "./cards.js";
+import { faceUp, faceDown, emptySlot, named, unnamed, pressable, SUIT_SYMBOL, suitName, cardName } from "./cards.js";
 import { gettext, ngettext, fmt } from "./i18n.js";
 
 const SUITS = ["S", "H", "D", "C"];
@@ -40,12 +40,15 @@ export class Board {
     button.type = "button";
     button.className = "stock";
     button.dataset.stock = "";
-    button.setAttribute("aria-label", label);
+    const name = document.createElement("span");
+    name.className = "visually-hidden";
+    name.textContent = label; // the button's name is its content: it holds the visible count too
+    button.append(name);
     button.title = label;
     button.disabled = deals === 0;
     for (let i = 0; i < Math.max(deals, 0); i++) {
       const back = faceDown();
-      back.removeAttribute("aria-label");
+      unnamed(back);
       back.style.setProperty("--i", i);
       button.append(back);
     }
@@ -73,8 +76,8 @@ export class Board {
       const suit = removed[i];
       const pile = suit ? faceUp(`K${suit}`) : emptySlot("");
       pile.classList.add("removed-pile");
-      if (suit) pile.setAttribute("aria-label", fmt(gettext("a sequence of %(suit)s"), { suit: suitName(suit) }));
-      else pile.removeAttribute("aria-label");
+      if (suit) named(pile, fmt(gettext("a sequence of %(suit)s"), { suit: suitName(suit) }));
+      else unnamed(pile);
       this.removedBox.append(pile);
     }
   }
@@ -99,8 +102,7 @@ export class Board {
       if (pile.length) {
         const top = faceUp(pile[pile.length - 1]);
         top.dataset.foundation = suit;
-        top.tabIndex = 0;
-        top.setAttribute("role", "button");
+        pressable(top);
         box.append(top);
       }
       this.foundationsBox.append(box);
@@ -124,7 +126,7 @@ export class Board {
       box.setAttribute("aria-label", this.columnLabel(col, down.length, column.up));
       if (!total) {
         const slot = emptySlot(fmt(gettext("Column %(n)s, empty"), { n: col }));
-        slot.tabIndex = 0;
+        pressable(slot);
         slot.dataset.col = col;
         slot.dataset.empty = "";
         box.append(slot);
@@ -134,8 +136,7 @@ export class Board {
         card.dataset.idx = i;
         card.dataset.n = total - i;
         if (card.classList.contains("up")) {
-          card.tabIndex = 0;
-          card.setAttribute("role", "button");
+          pressable(card);
         }
         box.append(card);
       });

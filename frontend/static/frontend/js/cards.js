@@ -37,7 +37,7 @@ export function faceUp(card) {
   const node = document.createElement("div");
   node.className = `card up ${RED.has(suit) ? "red" : "black"}`;
   node.dataset.card = card;
-  node.setAttribute("aria-label", cardName(card));
+  named(node, cardName(card));
   const corner = document.createElement("span");
   corner.className = "corner";
   corner.setAttribute("aria-hidden", "true");
@@ -54,12 +54,12 @@ export function faceUp(card) {
 export function faceDown(card = null) {
   const node = document.createElement("div");
   node.className = "card down";
-  node.setAttribute("aria-label", gettext("face-down card"));
+  named(node, gettext("face-down card"));
   if (card) {
     // The replay viewer shows the whole deal: a face-down card that we know.
     node.classList.add("known", RED.has(card[1]) ? "red" : "black");
     node.dataset.card = card;
-    node.setAttribute("aria-label", fmt(gettext("face-down: %(card)s"), { card: cardName(card) }));
+    named(node, fmt(gettext("face-down: %(card)s"), { card: cardName(card) }));
     node.innerHTML = `<span class="corner" aria-hidden="true"><b>${rankLabel(card)}</b><i>${SUIT_SYMBOL[card[1]]}</i></span>`;
   }
   return node;
@@ -68,7 +68,30 @@ export function faceDown(card = null) {
 export function emptySlot(label, symbol = "") {
   const node = document.createElement("div");
   node.className = "slot";
-  node.setAttribute("aria-label", label);
+  if (label) named(node, label);
   if (symbol) node.innerHTML = `<span aria-hidden="true">${symbol}</span>`;
   return node;
+}
+
+// Accessibility (axe): a card or slot shown, not pressed, is an image with its name; one the player
+// can press becomes a button named by its content, so its name and what is seen never disagree.
+export function named(node, label) {
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", label);
+}
+
+export function unnamed(node) {
+  node.removeAttribute("role");
+  node.removeAttribute("aria-label");
+}
+
+export function pressable(node) {
+  const label = node.getAttribute("aria-label") || "";
+  node.removeAttribute("aria-label");
+  node.setAttribute("role", "button");
+  node.tabIndex = 0;
+  const name = document.createElement("span");
+  name.className = "visually-hidden";
+  name.textContent = label;
+  node.append(name);
 }

@@ -26,8 +26,8 @@ function row(entry, flash) {
     el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}/` }, entry.player), entry.won ? " ✓" : ""),
     el("td", { class: "num" }, progress ?? "—"),
     el("td", { class: "num" }, entry.score),
-    el("td", { class: "num" }, entry.moves),
-    el("td", { class: "num" }, duration(entry.elapsed_ms)),
+    el("td", { class: "num wide" }, entry.moves),
+    el("td", { class: "num wide" }, duration(entry.elapsed_ms)),
     el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` }, gettext("Watch")) : ""));
 }
 

@@ -40,7 +40,7 @@ function draw(room) {
     el("td", {}, p.player),
     el("td", { class: "num" }, russian ? p.cards_home : p.sequences),
     el("td", { class: "num" }, p.score),
-    el("td", { class: "num" }, p.moves),
+    el("td", { class: "num wide" }, p.moves),
     el("td", {}, p.won ? gettext("Won") : p.finished ? gettext("Finished") : room.state === "lobby" ? gettext("Ready") : gettext("Playing"),
       p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : "",
       p.result ? [" · ", el("a", { href: `/replay/${p.result}/` }, gettext("Watch"))] : ""))));

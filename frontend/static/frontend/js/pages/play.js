@@ -419,6 +419,8 @@ function race(next) {
       roomId: next.room,
       goal: next.table.sequences_to_win,
       russian: Boolean(next.view.foundations),
+      // Once the race is over its code and board are shown: fetch the game again to show them.
+      onRoom: (room) => { if (room.state === "finished" && doc && !doc.code) resync(); },
     });
   }
   if (next.starts_in_ms > 0 && !counting) {

@@ -135,3 +135,62 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
     finally:
         host.context.close()
         racer.context.close()
+
+
+def test_keyboard_alone_asks_why_and_plays_russian_to_a_foundation_and_back(browser, server) -> None:
+    from games.engine import Game
+    from tests.e2e.helpers import winning_log
+
+    code = "RU1-C-MFXTMVO"
+    log = winning_log(code)
+    game = Game.from_code(code)
+    played = 0  # the first position of the log where a foundation card may come back
+    backs: list[str] = []
+    while not backs:
+        game.apply(log[played])
+        played += 1
+        backs = [str(a) for a in game.legal_actions() if str(a).startswith("F")]
+    page = new_page(browser, server, locale="hr")
+    try:
+        doc = start(page, code=code)
+        for token in log[:played]:
+            api_post(page, f"/api/sessions/{doc['id']}/actions", {"action": token})
+        open_play(page, doc["id"])
+        before = moves_shown(page)
+        suit, target = backs[0][1], int(backs[0].split(">")[1])
+        page.locator(f'[data-foundation="{suit}"]').focus()
+        page.keyboard.press("Enter")  # picks the foundation's top card up: its columns light up
+        expect(page.locator(f'.column[data-col="{target}"].target')).to_have_count(1)
+        page.keyboard.press(str(target % 10))
+        expect(page.locator("[data-moves]")).to_have_text(str(before + 1))
+        card(page, target, 1).focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("f")  # and home again
+        expect(page.locator("[data-moves]")).to_have_text(str(before + 2))
+        # A group the rules do not let go anywhere: Enter says why, in Croatian, from the server.
+        now = api_get(page, f"/api/sessions/{doc['id']}")
+        stuck = next(
+            (c, len(col["up"]))
+            for c, col in enumerate(now["view"]["columns"], 1)
+            if len(col["up"]) > 1 and not any(t.startswith(f"{c}:{len(col['up'])}>") for t in now["legal"])
+        )
+        card(page, *stuck).focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("[data-rule]")).to_be_visible()
+        assert moves_shown(page) == before + 2
+    finally:
+        page.context.close()
+
+
+def test_a_mistyped_code_is_refused_in_finnish(browser, server) -> None:
+    page = new_page(browser, server, locale="fi-FI")
+    try:
+        page.goto("/")
+        page.locator("#code-input").fill("SP1-S1R-AAAAAAA")
+        page.locator("[data-code-form] button[type=submit]").click()
+        expect(page.locator("[data-code-form] .form-error")).to_have_text(
+            "Yhdellä maalla Spiderissä on vain Klassinen sääntö (C): kirjoita SP1-S1C"
+        )
+        shot(page, "code-error-finnish-phone")
+    finally:
+        page.context.close()

@@ -12,7 +12,6 @@ from config.errors import NotFound
 from games.dailies import is_published
 from games.engine import Game, Move
 from games.models import Daily, GameSession
-from games.variants import table_facts
 from leaderboard.boards import parse_board
 from leaderboard.models import Player, Result
 from leaderboard.selectors import entry_of
@@ -101,6 +100,17 @@ def _face_down(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "columns": columns}
 
 
+def table_counts(game: Game) -> dict[str, int]:
+    """What the table draws that the browser must not work out from the rules itself."""
+    return {
+        "columns": game.layout.columns,
+        "deals_left": game.deals_left,
+        "sequences": game.layout.sequences,
+        "foundations": 4 if game.has_foundations else 0,
+        "home_move_cards": game.home_move_cards,
+    }
+
+
 def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> dict[str, Any]:
     hidden = code_hidden(daily=session.daily, concealed=session.conceal_code, now=now)
     view = game.view()
@@ -125,6 +135,7 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "board": shown_board(session.board, hidden=hidden),
         "daily": session.daily.date.isoformat() if session.daily else None,
         "view": view,
+        "table": table_counts(game),
         "legal": legal,
         "best": best,
         "tap": tap,
@@ -133,7 +144,6 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "finished_at": session.finished_at.isoformat() if session.finished_at else None,
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
-        "table": table_facts(game),
         "room": _room_of(session),
         "starts_in_ms": countdown,
         "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,

@@ -1,8 +1,8 @@
 """The games and variants a player can choose, from the engine, named in the player's language.
 
 The browser holds no rules: the picker, the daily list and every variant's name come from here
-(``GET /api/variants``), and what the table needs to count (``table_facts``) rides in the
-session and replay documents.
+(``GET /api/variants``); what the table counts rides in the session and replay documents
+(``games.selectors.table_counts``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
 
-from games.engine import ALL_VARIANTS, DAILY_VARIANTS, Game, GameCode
+from games.engine import ALL_VARIANTS, DAILY_VARIANTS, GameCode
 from games.engine.layout import LAYOUTS
 
 SUITS = {1: gettext_noop("1 suit"), 2: gettext_noop("2 suits"), 4: gettext_noop("4 suits")}
@@ -25,15 +25,6 @@ RULE_NOTES = {
     ("RU", "R"): gettext_noop("Mixed suits"),
 }
 PAGES = {"SP": "spider", "SD": "spiderette", "RU": "russian"}
-
-
-def table_facts(game: Game) -> dict[str, int]:
-    """What the screen counts, as the engine counts it: deals left, sequences to win, cards a move home takes."""
-    return {
-        "deals_left": game.deals_left,
-        "sequences_to_win": game.layout.sequences,
-        "home_move_cards": game.home_move_cards,
-    }
 
 
 def _parts(variant: str) -> GameCode:
@@ -79,7 +70,7 @@ def catalogue() -> dict[str, Any]:
                 "key": PAGES[game],
                 "name": layout.name,
                 "columns": layout.columns,
-                "sequences_to_win": layout.sequences,
+                "sequences": layout.sequences,
                 "suits": [{"suits": n, "name": gettext(SUITS[n]), "level": gettext(LEVELS[n])} for n in suits]
                 if len(suits) > 1
                 else [],

@@ -13,8 +13,7 @@ from django.utils.translation import gettext
 
 from config.errors import BadRequest, NotFound
 from games.engine import Game
-from games.selectors import result_document
-from games.variants import table_facts
+from games.selectors import result_document, table_counts
 from leaderboard.models import Result
 
 
@@ -37,7 +36,7 @@ def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dic
         "steps": len(tokens),
         "token": tokens[position - 1] if position else None,
         "state": game.state(),
-        "table": table_facts(game),
+        "table": table_counts(game),
     }
 
 

@@ -40,11 +40,13 @@ ResultDocument = inline_serializer(
     },
 )
 
-TableFacts = inline_serializer(
-    "TableFacts",
+TableCounts = inline_serializer(
+    "TableCounts",
     {
-        "deals_left": serializers.IntegerField(help_text="deals the stock still holds (0 without a stock)"),
-        "sequences_to_win": serializers.IntegerField(help_text="sequences a win removes (0 in Russian Solitaire)"),
+        "columns": serializers.IntegerField(),
+        "deals_left": serializers.IntegerField(help_text="deals the stock still holds"),
+        "sequences": serializers.IntegerField(help_text="sequences removed to win (0 in Russian)"),
+        "foundations": serializers.IntegerField(help_text="foundation piles (4 in Russian, else 0)"),
         "home_move_cards": serializers.IntegerField(help_text="cards one move to a foundation takes (0: none)"),
     },
 )
@@ -60,6 +62,7 @@ SessionDocument = inline_serializer(
         "board": serializers.CharField(allow_null=True),
         "daily": serializers.DateField(allow_null=True),
         "view": serializers.DictField(help_text="SPEC section 5 state, face-down cards and stock as counts"),
+        "table": TableCounts,
         "legal": serializers.ListField(child=serializers.CharField()),
         "best": serializers.DictField(child=serializers.CharField(), help_text='"column:count" -> token'),
         "tap": serializers.DictField(child=serializers.CharField(), help_text='"column" -> token (Russian)'),
@@ -68,7 +71,6 @@ SessionDocument = inline_serializer(
         "finished_at": serializers.DateTimeField(allow_null=True),
         "elapsed_ms": serializers.IntegerField(),
         "actions": serializers.IntegerField(),
-        "table": TableFacts,
         "room": serializers.UUIDField(allow_null=True, help_text="the race room this game is played in, if any"),
         "starts_in_ms": serializers.IntegerField(
             help_text="a race's countdown: until then the cards are face down and no action is taken"
@@ -126,7 +128,7 @@ VariantsDocument = inline_serializer(
                 "key": serializers.CharField(help_text="the rules page: spider, spiderette, russian"),
                 "name": serializers.CharField(),
                 "columns": serializers.IntegerField(),
-                "sequences_to_win": serializers.IntegerField(),
+                "sequences": serializers.IntegerField(),
                 "suits": inline_serializer(
                     "SuitsChoice",
                     {"suits": serializers.IntegerField(), **_NAMED, "level": serializers.CharField()},

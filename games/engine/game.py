@@ -346,9 +346,8 @@ class Game:
 
     @property
     def deals_left(self) -> int:
-        """How many deals the stock still holds (a deal puts a card on each column, the last one may
-        be short); 0 for a game without a stock."""
-        return 0
+        """Deals the stock still holds: one card per column each, the last one short if need be."""
+        return -(-self.stock_left // self.layout.columns)
 
     # --------------------------------------------------------------- documents
 

@@ -38,10 +38,6 @@ class SpiderGame(Game):
     def _is_won(self) -> bool:
         return len(self._removed) >= self._goal
 
-    @property
-    def deals_left(self) -> int:
-        return -(-self.stock_left // len(self._cols))
-
     # ------------------------------------------------------------------ moves
 
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from games.api.documents import ErrorDocument, ResultDocument, TableFacts
+from games.api.documents import ErrorDocument, ResultDocument, TableCounts
 
 _ENTRY = {
     "rank": serializers.IntegerField(),
@@ -110,7 +110,7 @@ ReplayDocument = inline_serializer(
         "steps": serializers.IntegerField(),
         "token": serializers.CharField(allow_null=True, help_text="the action that led to this step"),
         "state": serializers.DictField(help_text="SPEC section 5 state document, every card shown"),
-        "table": TableFacts,
+        "table": TableCounts,
     },
 )
 

@@ -23,7 +23,7 @@ def test_every_variant_of_the_engine_with_its_name_and_the_choices_of_each_game(
     assert [s["suits"] for s in games["SP1"]["suits"]] == [1, 2, 4]
     assert [r["rule"] for r in games["SP1"]["rules"]] == ["C", "R"]
     assert games["SD1"]["rules"] == [] and games["RU1"]["suits"] == []
-    assert (games["SP1"]["columns"], games["SD1"]["sequences_to_win"]) == (10, 4)
+    assert (games["SP1"]["columns"], games["SD1"]["sequences"]) == (10, 4)
 
 
 @pytest.mark.django_db

@@ -49,14 +49,3 @@ def test_until_the_go_the_cards_are_face_down_and_no_action_is_taken(settings) -
     assert go["starts_in_ms"] == 0 and go["legal"] and go["view"]["columns"][6]["up"]
     services.apply_action(player=host, session_id=session.id, token="D", now=later)
     assert GameAction.objects.filter(session=session).count() == 1
-
-
-@pytest.mark.django_db
-def test_the_session_document_carries_what_the_table_counts(player_api: APIClient) -> None:
-    doc = player_api.post("/api/sessions", {"code": "SD1-S1-AAAAAAD"}, format="json").json()
-    assert doc["table"] == {"deals_left": 4, "sequences_to_win": 4, "home_move_cards": 0}
-    assert doc["room"] is None and doc["starts_in_ms"] == 0
-    after = player_api.post(f"/api/sessions/{doc['id']}/actions", {"action": "D"}, format="json").json()
-    assert after["table"]["deals_left"] == 3
-    russian = player_api.post("/api/sessions", {"variant": "RU1-R"}, format="json").json()
-    assert russian["table"] == {"deals_left": 0, "sequences_to_win": 0, "home_move_cards": 1}

@@ -1,38 +1,58 @@
 // The table view: stock, removed sequences or foundations, and the tableau columns.
-// It draws a view document (SPEC section 5) and lays the fans out to fit the screen.
-// It knows nothing of the rules: what may move comes from the server's legal list.
-import { faceUp, faceDown, emptySlot, named, unnamed, pressable, SUIT_SYMBOL, suitName, cardName } from "./cards.js";
+// It draws a view document (SPEC section 5) and sizes the cards from the space the table has.
+// It knows nothing of the rules: what may move comes from the server's legal list, and the
+// counts it draws (deals left, sequences to remove) from the session document's `table`.
+import { faceUp, faceDown, emptySlot, SUIT_SYMBOL, suitName, cardName, setLook, refreshFaces } from "./cards.js";
 import { gettext, ngettext, fmt } from "./i18n.js";
 
 const SUITS = ["S", "H", "D", "C"];
+const RATIO = 1.4; // a card's height over its width
+// Fan offsets as parts of a card's height: comfortable, still readable (the corner index shows), last resort.
+const FAN = { up: 0.28, upMax: 0.62, upMin: 0.19, down: 0.12, downMin: 0.05 };
+// (upMax: a tall narrow screen fans wider, which makes each card of a group easier to grab.)
+// Cards are sized so that a column of 5 face-down and 12 face-up cards fits at readable fans;
+// a longer column makes them smaller only when fanning tighter no longer fits it.
+const DESIGN_DOWN = 5;
+const DESIGN_UP = 12;
+const MAX_W = 160;
+const MIN_W = 22;
+const COMPACT_BELOW = 72; // narrower cards use the jumbo-index faces
+const REMOVED_FAN = 0.17; // removed sequences stacked in the side rail show their top index
 
 export class Board {
   constructor(root) {
     this.root = root;
+    this.top = root.querySelector(".table-top");
     this.tableau = root.querySelector("[data-tableau]");
     this.stockBox = root.querySelector("[data-stock-area]");
     this.removedBox = root.querySelector("[data-removed]");
     this.foundationsBox = root.querySelector("[data-foundations]");
     this.view = null;
+    this.table = null;
     this.columns = [];
+    this.measured = "";
+    new ResizeObserver(() => this.layout()).observe(root);
     addEventListener("resize", () => this.layout());
   }
 
-  // `deals` and `sequences` are the server's counts (the session's or replay's `table`).
-  render(view, { deals = 0, known = false, sequences = 8 } = {}) {
+  // `table` is the session document's counts: columns, deals_left, sequences, foundations.
+  render(view, { table, known = false } = {}) {
     this.view = view;
+    this.table = table;
     this.known = known;
-    this.renderStock(view, deals);
-    this.renderRemoved(view, sequences);
+    this.renderStock(table.deals_left);
+    this.renderRemoved(view, table.sequences);
     this.renderFoundations(view);
     this.renderTableau(view);
+    this.measured = "";
     this.layout();
   }
 
-  renderStock(view, deals) {
+  renderStock(deals) {
     if (!this.stockBox) return;
     this.stockBox.replaceChildren();
-    if (view.foundations) return; // Russian Solitaire has no stock
+    this.stockBox.hidden = !this.table.sequences;
+    if (!this.table.sequences) return; // Russian Solitaire has no stock
     const label = deals
       ? fmt(ngettext("Deal (%(n)s deal left)", "Deal (%(n)s deals left)", deals), { n: deals })
       : gettext("The stock is empty");
@@ -42,17 +62,16 @@ export class Board {
     button.dataset.stock = "";
     const name = document.createElement("span");
     name.className = "visually-hidden";
-    name.textContent = label; // the button's name is its content: it holds the visible count too
+    name.textContent = label; // named by its content, which holds the count it shows (axe)
     button.append(name);
     button.title = label;
     button.disabled = deals === 0;
-    for (let i = 0; i < Math.max(deals, 0); i++) {
+    for (let i = 0; i < deals; i++) {
       const back = faceDown();
-      unnamed(back);
       back.style.setProperty("--i", i);
       button.append(back);
     }
-    if (!deals) button.append(emptySlot(""));
+    if (!deals) button.append(emptySlot());
     const badge = document.createElement("span");
     badge.className = "badge";
     badge.setAttribute("aria-hidden", "true");
@@ -65,8 +84,8 @@ export class Board {
   renderRemoved(view, sequences) {
     if (!this.removedBox) return;
     this.removedBox.replaceChildren();
-    this.removedBox.hidden = Boolean(view.foundations);
-    if (view.foundations) return;
+    this.removedBox.hidden = !sequences;
+    if (!sequences) return;
     const removed = view.removed || [];
     this.removedBox.setAttribute(
       "aria-label",
@@ -74,10 +93,10 @@ export class Board {
     );
     for (let i = 0; i < sequences; i++) {
       const suit = removed[i];
-      const pile = suit ? faceUp(`K${suit}`) : emptySlot("");
+      const pile = suit
+        ? faceUp(`K${suit}`, { label: fmt(gettext("a sequence of %(suit)s"), { suit: suitName(suit) }) })
+        : emptySlot();
       pile.classList.add("removed-pile");
-      if (suit) named(pile, fmt(gettext("a sequence of %(suit)s"), { suit: suitName(suit) }));
-      else unnamed(pile);
       this.removedBox.append(pile);
     }
   }
@@ -102,7 +121,8 @@ export class Board {
       if (pile.length) {
         const top = faceUp(pile[pile.length - 1]);
         top.dataset.foundation = suit;
-        pressable(top);
+        top.tabIndex = 0;
+        top.setAttribute("role", "button");
         box.append(top);
       }
       this.foundationsBox.append(box);
@@ -126,7 +146,7 @@ export class Board {
       box.setAttribute("aria-label", this.columnLabel(col, down.length, column.up));
       if (!total) {
         const slot = emptySlot(fmt(gettext("Column %(n)s, empty"), { n: col }));
-        pressable(slot);
+        slot.tabIndex = 0;
         slot.dataset.col = col;
         slot.dataset.empty = "";
         box.append(slot);
@@ -136,7 +156,8 @@ export class Board {
         card.dataset.idx = i;
         card.dataset.n = total - i;
         if (card.classList.contains("up")) {
-          pressable(card);
+          card.tabIndex = 0;
+          card.setAttribute("role", "button");
         }
         box.append(card);
       });
@@ -153,43 +174,129 @@ export class Board {
     return parts.join(", ");
   }
 
-  // Sizes follow the width: 10 Spider columns fit a 375px screen. Fans shrink to fit the height.
+  // The space the table may fill: its own box on the play page (a flex item sized by the page),
+  // else from its top to the bottom of the window.
+  space() {
+    const width = this.root.clientWidth;
+    const fills = parseFloat(getComputedStyle(this.root).flexGrow) > 0;
+    const height = fills ? this.root.clientHeight : Math.max(320, innerHeight - this.root.getBoundingClientRect().top - 12);
+    return { width, height };
+  }
+
+  // How many card heights the longest column needs at readable fans (at least the design column).
+  need() {
+    let need = 1 + DESIGN_DOWN * FAN.downMin + (DESIGN_UP - 1) * FAN.upMin;
+    for (const column of this.columns) {
+      const ups = column.cards.length - column.down;
+      need = Math.max(need, 1 + column.down * FAN.downMin + Math.max(0, ups - 1) * FAN.upMin);
+    }
+    return need;
+  }
+
+  // Card sizes from the width and the height: the stock and removed row above the columns, or
+  // (when that gives bigger cards, as on a phone held sideways) in a rail beside them.
   layout() {
-    if (!this.view) return;
+    if (!this.view || !this.root.isConnected) return;
+    const { width, height } = this.space();
+    if (!width || !height) return;
+    const key = `${width}x${height}`;
+    if (key === this.measured) return;
+    this.measured = key;
     const n = this.view.columns.length;
-    const width = this.tableau.clientWidth || this.root.clientWidth;
-    const gap = Math.max(2, Math.min(12, Math.round(width * 0.008)));
-    const cardW = Math.max(26, Math.min(104, Math.floor((width - gap * (n - 1)) / n)));
-    const cardH = Math.round(cardW * 1.4);
+    const gap = Math.max(2, Math.min(14, Math.round(Math.min(width, height * 1.6) * 0.008)));
+    const rowGap = Math.round(gap * 1.5);
+    const need = this.need();
+    const russian = Boolean(this.view.foundations);
+    const railCards = russian ? 1 + 3 * 0.32 : 2 + (this.table.sequences - 1) * REMOVED_FAN;
+    const byTop = Math.min((width - gap * (n - 1)) / n, (height - rowGap) / (1 + need) / RATIO);
+    const byRail = Math.min(
+      (width - gap * n) / (n + (russian ? 1 : 1.25)),
+      height / need / RATIO,
+      (height - gap) / railCards / RATIO,
+    );
+    const rail = byRail > byTop * 1.08;
+    const cardW = Math.floor(Math.max(MIN_W, Math.min(MAX_W, rail ? byRail : byTop)));
+    const cardH = Math.round(cardW * RATIO);
+    this.root.classList.toggle("rail", rail);
     this.root.style.setProperty("--card-w", `${cardW}px`);
     this.root.style.setProperty("--card-h", `${cardH}px`);
     this.root.style.setProperty("--gap", `${gap}px`);
-    const top = this.tableau.getBoundingClientRect().top + scrollY;
-    const room = Math.max(cardH * 4, innerHeight - top - 16);
-    const baseUp = Math.max(15, Math.round(cardH * 0.27));
-    // Known face-down cards (the replay) fan out like face-up ones so they can be read.
-    const baseDown = this.known ? baseUp : Math.max(4, Math.round(cardH * 0.1));
-    const minUp = Math.max(12, Math.round(cardH * 0.18));
+    const tableauW = n * cardW + (n - 1) * gap;
+    const railW = Math.round(cardW * (russian ? 1 : 1.25));
+    this.root.style.setProperty("--tableau-w", `${tableauW}px`);
+    this.root.style.setProperty("--rail-w", `${railW}px`);
+    const design = cardW < COMPACT_BELOW ? "compact" : "full";
+    if (design !== this.design) {
+      this.design = design;
+      setLook({ design });
+      refreshFaces(this.root);
+    }
+    this.placeTop({ rail, cardW, cardH, gap, height });
+    const room = rail ? height : height - cardH - rowGap;
+    this.fan({ room, cardH });
+  }
+
+  // Removed sequences over the last columns (or stacked in the rail); foundations likewise.
+  placeTop({ rail, cardW, cardH, gap, height }) {
+    const place = (nodes, box) => {
+      const count = nodes.length;
+      if (!count) return;
+      const step = rail
+        ? Math.min(cardH + gap, Math.max(cardH * REMOVED_FAN, (height - 2 * cardH - gap) / Math.max(1, count - 1)))
+        : cardW + gap;
+      nodes.forEach((node, i) => {
+        node.style.left = rail ? "0px" : `${i * step}px`;
+        node.style.top = rail ? `${i * step}px` : "0px";
+        node.style.zIndex = String(i + 1);
+      });
+      box.style.width = rail ? `${cardW}px` : `${(count - 1) * step + cardW}px`;
+      box.style.height = rail ? `${(count - 1) * step + cardH}px` : `${cardH}px`;
+    };
+    if (this.removedBox && !this.removedBox.hidden) place([...this.removedBox.children], this.removedBox);
+    if (this.foundationsBox && !this.foundationsBox.hidden) {
+      const railStep = Math.min(cardH + gap, (height - cardH) / 3);
+      [...this.foundationsBox.children].forEach((node, i) => {
+        node.style.left = rail ? "0px" : `${i * (cardW + gap)}px`;
+        node.style.top = rail ? `${i * railStep}px` : "0px";
+      });
+      this.foundationsBox.style.width = rail ? `${cardW}px` : `${4 * cardW + 3 * gap}px`;
+      this.foundationsBox.style.height = rail ? `${3 * railStep + cardH}px` : `${cardH}px`;
+    }
+  }
+
+  // Fan each column to fit the room: comfortable offsets, then tighter (face-up cards down to
+  // where their corner index still shows, then face-down ones), then whatever fits.
+  fan({ room, cardH }) {
+    const downBase = Math.round(cardH * (this.known ? FAN.up : FAN.down));
+    const design = (room - cardH - DESIGN_DOWN * downBase) / (DESIGN_UP - 1);
+    const upBase = Math.round(Math.max(cardH * FAN.up, Math.min(cardH * FAN.upMax, design)));
     let tallest = cardH;
     for (const column of this.columns) {
-      const ups = column.cards.length - column.down;
-      let downOff = baseDown;
-      let upOff = baseUp;
-      const height = () => column.down * downOff + Math.max(0, ups - 1) * upOff + cardH;
-      if (height() > room && ups > 1) {
-        upOff = Math.max(minUp, Math.floor((room - cardH - column.down * downOff) / (ups - 1)));
+      const total = column.cards.length;
+      const downs = Math.min(column.down, Math.max(0, total - 1)); // offsets below face-down cards
+      const ups = Math.max(0, total - 1 - downs);
+      let down = downBase;
+      let up = upBase;
+      const height = () => cardH + downs * down + ups * up;
+      if (height() > room && ups) up = Math.max(cardH * FAN.upMin, (room - cardH - downs * down) / ups);
+      if (height() > room && downs) {
+        down = Math.max(cardH * (this.known ? FAN.upMin : FAN.downMin), (room - cardH - ups * up) / downs);
       }
-      if (height() > room && column.down) downOff = Math.max(2, Math.floor(baseDown / 2));
+      if (height() > room) {
+        const squeeze = (room - cardH) / (height() - cardH);
+        up *= squeeze;
+        down *= squeeze;
+      }
       let y = 0;
       column.cards.forEach((card, i) => {
-        card.style.top = `${y}px`;
+        card.style.top = `${Math.round(y)}px`;
         card.style.zIndex = String(i + 1);
-        y += i < column.down ? downOff : upOff;
+        y += i < column.down ? down : up;
       });
-      column.box.style.height = `${height()}px`;
+      column.box.style.height = `${Math.round(height())}px`;
       tallest = Math.max(tallest, height());
     }
-    this.tableau.style.minHeight = `${tallest + 8}px`;
+    this.tableau.style.height = `${Math.ceil(tallest)}px`;
   }
 
   // Where each card is on screen now, for the move animation.
@@ -206,7 +313,8 @@ export class Board {
       });
     }
     const stock = this.root.querySelector(".stock");
-    return { cards: shot, stock: stock ? stock.getBoundingClientRect() : null };
+    const removed = this.view && this.view.removed ? this.view.removed.length : 0;
+    return { cards: shot, stock: stock ? stock.getBoundingClientRect() : null, removed };
   }
 
   columnAt(x, y) {

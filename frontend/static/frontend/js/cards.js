@@ -1,11 +1,33 @@
-// Cards drawn by the project: a card is a <div> with its corner index and a large suit sign.
-// The view never decides anything about play; it only draws what the server sent.
+// Cards: the project's SVG deck (scripts/draw_cards.py) as images inside plain elements.
+// A face-up card is named by its image's alt text; the view never decides anything about play.
 import { gettext, fmt } from "./i18n.js";
 
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RED = new Set(["H", "D"]);
+export const BACKS = ["blue", "red", "green"];
 
+const DECK = new URL("../cards/", import.meta.url);
 const RANK_LABEL = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
+
+// How faces are drawn now: the board picks the design from the card size, the player the colours.
+const look = { design: "full", colours: "two" };
+
+export function setLook({ design = look.design, fourColour = look.colours === "four" } = {}) {
+  look.design = design;
+  look.colours = fourColour ? "four" : "two";
+}
+
+export function faceUrl(card) {
+  return new URL(`${look.design}-${look.colours}/${card}.svg`, DECK).href;
+}
+
+// Points every drawn face at the current design and colours, without drawing the table again.
+export function refreshFaces(root) {
+  for (const img of root.querySelectorAll("img[data-face]")) {
+    const url = faceUrl(img.dataset.face);
+    if (img.src !== url) img.src = url;
+  }
+}
 
 function rankNames() {
   return {
@@ -32,66 +54,53 @@ export function suitName(suit) {
   return suitNames()[suit];
 }
 
-export function faceUp(card) {
-  const suit = card[1];
+function face(card, alt) {
+  const img = document.createElement("img");
+  img.className = "face";
+  img.dataset.face = card;
+  img.src = faceUrl(card);
+  img.alt = alt;
+  img.draggable = false;
+  img.decoding = "sync"; // a redrawn table shows its cards in the same frame
+  return img;
+}
+
+export function faceUp(card, { label = cardName(card) } = {}) {
   const node = document.createElement("div");
-  node.className = `card up ${RED.has(suit) ? "red" : "black"}`;
+  node.className = `card up ${RED.has(card[1]) ? "red" : "black"}`;
   node.dataset.card = card;
-  named(node, cardName(card));
-  const corner = document.createElement("span");
-  corner.className = "corner";
-  corner.setAttribute("aria-hidden", "true");
-  corner.innerHTML = `<b>${rankLabel(card)}</b><i>${SUIT_SYMBOL[suit]}</i>`;
-  const pip = document.createElement("span");
-  pip.className = "pip";
-  pip.setAttribute("aria-hidden", "true");
-  pip.textContent = "JQK".includes(card[0]) ? card[0] : SUIT_SYMBOL[suit];
-  if ("JQK".includes(card[0])) pip.classList.add("face");
-  node.append(corner, pip);
+  node.append(face(card, label));
   return node;
 }
 
+// A face-down card shows the chosen back (drawn by CSS); the column's label counts these cards.
+// The replay viewer knows face-down cards too: it shows their faces, dimmed, with their names.
 export function faceDown(card = null) {
   const node = document.createElement("div");
   node.className = "card down";
-  named(node, gettext("face-down card"));
   if (card) {
-    // The replay viewer shows the whole deal: a face-down card that we know.
-    node.classList.add("known", RED.has(card[1]) ? "red" : "black");
+    node.classList.add("known");
     node.dataset.card = card;
-    named(node, fmt(gettext("face-down: %(card)s"), { card: cardName(card) }));
-    node.innerHTML = `<span class="corner" aria-hidden="true"><b>${rankLabel(card)}</b><i>${SUIT_SYMBOL[card[1]]}</i></span>`;
+    node.append(face(card, fmt(gettext("face-down: %(card)s"), { card: cardName(card) })));
+  } else {
+    node.setAttribute("aria-hidden", "true");
   }
   return node;
 }
 
-export function emptySlot(label, symbol = "") {
+// An empty place on the table; `label` makes it something a player can reach and name.
+export function emptySlot(label = "", symbol = "") {
   const node = document.createElement("div");
   node.className = "slot";
-  if (label) named(node, label);
+  if (label) {
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", label);
+  }
   if (symbol) node.innerHTML = `<span aria-hidden="true">${symbol}</span>`;
   return node;
 }
 
-// Accessibility (axe): a card or slot shown, not pressed, is an image with its name; one the player
-// can press becomes a button named by its content, so its name and what is seen never disagree.
-export function named(node, label) {
-  node.setAttribute("role", "img");
-  node.setAttribute("aria-label", label);
-}
-
-export function unnamed(node) {
-  node.removeAttribute("role");
-  node.removeAttribute("aria-label");
-}
-
-export function pressable(node) {
-  const label = node.getAttribute("aria-label") || "";
-  node.removeAttribute("aria-label");
-  node.setAttribute("role", "button");
-  node.tabIndex = 0;
-  const name = document.createElement("span");
-  name.className = "visually-hidden";
-  name.textContent = label;
-  node.append(name);
+// The chosen back, for every face-down card on the page (cards.css reads html[data-back]).
+export function setBack(name) {
+  document.documentElement.dataset.back = BACKS.includes(name) ? name : BACKS[0];
 }

@@ -6,9 +6,11 @@ import { Board } from "../board.js";
 import { Moves, moveToken } from "../moves.js";
 import { Pointer } from "../drag.js";
 import { Keyboard } from "../keyboard.js";
-import { animateFrom } from "../animate.js";
+import { animateFrom, celebrate } from "../animate.js";
+import { setSounds, cue, play } from "../sounds.js";
 import { InfoBar } from "../infobar.js";
-import { loadOptions, saveOptions } from "../options.js";
+import { loadOptions, bindOptionsDialog } from "../options.js";
+import { setLook, setBack, refreshFaces } from "../cards.js";
 import { Picker } from "../picker.js";
 import { variantLabel } from "../variants.js";
 import { RacePanel, countdown } from "../race.js";
@@ -22,6 +24,9 @@ const board = new Board($("[data-table]"));
 const info = new InfoBar($("[data-infobar]"));
 const ruleBox = $("[data-rule]");
 const options = loadOptions();
+setLook({ fourColour: options.fourColour });
+setBack(options.back);
+setSounds(options.sounds);
 
 let doc = null;
 let moves = new Moves(null);
@@ -37,9 +42,10 @@ const russian = () => Boolean(doc && doc.view.foundations);
 function show(next, { token = null } = {}) {
   const before = doc ? board.snapshot() : null;
   const focusKey = focusedKey();
+  cue(doc, next, token);
   doc = next;
   moves = new Moves(doc.finished ? null : doc);
-  board.render(doc.view, { deals: doc.table.deals_left, sequences: doc.table.sequences_to_win });
+  board.render(doc.view, { table: doc.table });
   if (before) animateFrom(before, board, { fromStock: token === "D" });
   info.update(doc, variantLabel(variant()));
   $("[data-play-title]").textContent = variantLabel(variant());
@@ -54,7 +60,10 @@ function show(next, { token = null } = {}) {
   root.classList.toggle("russian", russian());
   root.classList.toggle("finished", doc.finished);
   restoreFocus(focusKey);
-  if (doc.finished && doc.result && !resultShown) showResult();
+  if (doc.finished && doc.result && !resultShown) {
+    resultShown = true; // a win seen being made is celebrated first
+    (doc.result.won && before ? celebrate(board) : Promise.resolve()).then(showResult);
+  }
 }
 
 function focusedKey() {
@@ -106,8 +115,10 @@ function explain(query) {
 }
 
 function onWhy(why) {
-  if (why.message) showRule(why.message);
-  else if (why.group && !(why.targets || []).length) showRule(gettext("These cards have nowhere to go now."));
+  if (why.message) {
+    play("refused");
+    showRule(why.message);
+  } else if (why.group && !(why.targets || []).length) showRule(gettext("These cards have nowhere to go now."));
 }
 
 // ---------------------------------------------------------------- sending
@@ -147,6 +158,7 @@ function settle() {
 
 function refused(status, error) {
   if (status === 422 || status === 400) {
+    play("refused");
     showRule(error.message);
   } else if (status === 409) {
     resync();
@@ -332,16 +344,10 @@ newDialog.querySelector("form").addEventListener("submit", (e) => {
   start({ variant: picker.variant });
 });
 
-const optionsDialog = $("[data-options-dialog]");
-$("[data-options-open]").addEventListener("click", () => {
-  for (const box of optionsDialog.querySelectorAll("input[type=checkbox]")) box.checked = options[box.name];
-  optionsDialog.showModal();
-});
-optionsDialog.addEventListener("change", (e) => {
-  if (e.target.name in options) {
-    options[e.target.name] = e.target.checked;
-    saveOptions(options);
-  }
+bindOptionsDialog($("[data-options-dialog]"), $("[data-options-open]"), options, (name) => {
+  if (name === "fourColour") { setLook({ fourColour: options.fourColour }); refreshFaces(root); }
+  if (name === "back") setBack(options.back);
+  if (name === "sounds") { setSounds(options.sounds); play("move"); }
 });
 
 const finishButton = $("[data-finish]");
@@ -417,7 +423,7 @@ function race(next) {
   if (next.room && !racePanel) {
     racePanel = new RacePanel($("[data-race]"), {
       roomId: next.room,
-      goal: next.table.sequences_to_win,
+      goal: next.table.sequences,
       russian: Boolean(next.view.foundations),
       // Once the race is over its code and board are shown: fetch the game again to show them.
       onRoom: (room) => { if (room.state === "finished" && doc && !doc.code) resync(); },

@@ -2,12 +2,17 @@
 import { get } from "../api.js";
 import { Board } from "../board.js";
 import { animateFrom } from "../animate.js";
+import { loadOptions } from "../options.js";
+import { setLook, setBack } from "../cards.js";
 import { variantOf, variantLabel } from "../variants.js";
 import { gettext, fmt } from "../i18n.js";
 import { duration } from "../ui.js";
 
 const root = document.querySelector("[data-replay]");
 const id = root.dataset.result;
+const options = loadOptions();
+setLook({ fourColour: options.fourColour });
+setBack(options.back);
 const board = new Board(root.querySelector("[data-table]"));
 const slider = root.querySelector("[data-slider]");
 let step = 0;
@@ -32,7 +37,7 @@ async function go(target) {
   steps = doc.steps;
   const code = doc.state.code || (doc.result && doc.result.code);
   const variant = variantOf(code);
-  board.render(doc.state, { deals: doc.table.deals_left, known: true, sequences: doc.table.sequences_to_win });
+  board.render(doc.state, { table: doc.table, known: true });
   if (before) animateFrom(before, board, { fromStock: doc.token === "D" });
   shown = true;
   slider.max = String(steps);

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, new_page, shot
+from tests.e2e.conftest import DESKTOP, PHONE, keep, new_page, shot
 from tests.e2e.helpers import api_get, api_post, card, drag, moves_shown, open_play, start
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -37,7 +37,7 @@ def test_a_group_that_cannot_be_lifted_says_the_rule_in_finnish_and_nothing_move
         expect(rule).to_have_text(MIXED_FI)
         assert page.locator("[data-tableau]").bounding_box()["y"] == table_top  # the banner floats
         assert moves_shown(page) == 1
-        shot(page, "refusal-mixed-suits-finnish-desktop")
+        keep(page, "refusal-mixed-suits-finnish-desktop")
 
         # An illegal drop of a group that may move snaps back, and the server says why.
         now = api_get(page, f"/api/sessions/{doc['id']}")
@@ -100,7 +100,7 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
             page.wait_for_url("**/play/*/")
             expect(page.locator("[data-countdown]")).to_be_visible()
         assert host.locator(".column .card.up").count() == 0
-        shot(host, "race-countdown-desktop")
+        keep(host, "race-countdown-desktop")
         expect(host.locator("[data-countdown]")).to_be_hidden(timeout=8000)
         expect(host.locator(".column .card.up").first).to_be_visible()
         expect(host.locator("[data-code]")).to_have_text("Race — shown when the race is over")
@@ -114,7 +114,7 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
         racer.locator("[data-countdown]").wait_for(state="hidden", timeout=8000)
         api_post(racer, f"/api/sessions/{session}/actions", {"action": "D"})
         expect(host.locator("[data-race]")).to_contain_text("1 move")
-        shot(racer, "race-playing-phone")
+        keep(racer, "race-playing-phone")
 
         # The host gives up first: their result waits for the race to end to join the board.
         host.locator("[data-finish]").click()
@@ -128,10 +128,10 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
         api_post(racer, f"/api/sessions/{session}/finish", {})
         expect(host.locator("[data-race-title]")).to_have_text("Final table")
         expect(host.locator("[data-race] a[href^='/replay/']")).to_have_count(2)
-        shot(host, "race-final-table-desktop")
+        keep(host, "race-final-table-desktop")
         racer.reload()
         expect(racer.locator("[data-race-title]")).to_have_text("Final table")
-        shot(racer, "race-final-table-phone")
+        keep(racer, "race-final-table-phone")
     finally:
         host.context.close()
         racer.context.close()
@@ -191,6 +191,7 @@ def test_a_mistyped_code_is_refused_in_finnish(browser, server) -> None:
         expect(page.locator("[data-code-form] .form-error")).to_have_text(
             "Yhdellä maalla Spiderissä on vain Klassinen sääntö (C): kirjoita SP1-S1C"
         )
-        shot(page, "code-error-finnish-phone")
+        expect(page.locator("[data-dailies] .daily").first).to_be_visible()
+        keep(page, "code-error-finnish-desktop")
     finally:
         page.context.close()

@@ -95,6 +95,18 @@ def test_no_axe_violation_on_any_page_at_any_size(browser, server) -> None:
             problems = axe.violations(page)
             if problems:
                 found[f"{name}@{size}"] = problems
+            if name == "play-spider":  # the play page's own dialogs, open
+                for opener, dialog in (
+                    ("[data-new]", "[data-new-dialog]"),
+                    ("[data-options-open]", "[data-options-dialog]"),
+                ):
+                    page.locator(opener).click()
+                    page.locator(f"{dialog}[open]").wait_for()
+                    problems = axe.violations(page)
+                    if problems:
+                        found[f"{name}{dialog}@{size}"] = problems
+                    page.keyboard.press("Escape")
+                    page.locator(f"{dialog}[open]").wait_for(state="detached")
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"] + 1, (name, size, width)
             (keep if name in REVIEWED and size != "landscape" else shot)(page, f"{name}-{size}")

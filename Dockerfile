@@ -1,4 +1,4 @@
-# The web service: daphne serving Django + Channels.
+# A web worker: daphne serving Django + Channels, with a graceful stop.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -15,4 +15,6 @@ RUN useradd --create-home league
 USER league
 EXPOSE 8000
 
-CMD ["sh", "-c", "python manage.py migrate --noinput && daphne -b 0.0.0.0 -p 8000 config.asgi:application"]
+# Exec form: the worker is PID 1 and gets SIGTERM itself, and drains (operations/server.py).
+# Behind the balancer (docker-compose.yml); its `migrate` service migrates once before workers start.
+CMD ["python", "-m", "operations.server", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "config.asgi:application"]

@@ -1,6 +1,8 @@
 # Two commands do all the set-up on a fresh machine:
 #   make run    the service on the embedded default (SQLite, in-memory channel layer)
 #   make test   the whole suite, on PostgreSQL and Redis (started here if they are down)
+# and one more runs it as production does, on one machine:
+#   make cluster   nginx on 127.0.0.1:8080 in front of cores + 1 workers, on PostgreSQL and Redis
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -8,8 +10,11 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
+CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/league
+CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
+WORKERS ?=
 
-.PHONY: run test test-fast lint typecheck bench clean
+.PHONY: run test test-fast cluster lint typecheck bench clean
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,14 +29,24 @@ test: $(BIN)/.installed
 	./scripts/services.sh
 	./scripts/chromium.sh
 	./scripts/axe.sh
+	./scripts/nginx.sh
+	./scripts/compose.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(BIN)/pytest $(PYTEST_ARGS)
 
 # The suite without the browser tests, for a quick loop.
 test-fast: $(BIN)/.installed
 	./scripts/services.sh
+	./scripts/nginx.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(BIN)/pytest -m "not e2e" $(PYTEST_ARGS)
+
+# In the foreground until Ctrl-C, which stops everything it started (operations/cluster.py).
+cluster: $(BIN)/.installed
+	./scripts/services.sh
+	./scripts/nginx.sh
+	DATABASE_URL=$${DATABASE_URL:-$(CLUSTER_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(CLUSTER_REDIS_URL)} \
+		$(BIN)/python -m operations.cluster $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

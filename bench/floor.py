@@ -99,7 +99,8 @@ def main() -> int:
             profile=False,
         )
         print("  /ws/play/ (the full report):")
-        return asyncio.run(drive_play(stack, [token for _, token in players], ready, play))
+        status, _ = asyncio.run(drive_play(stack, [token for _, token in players], ready, play))
+        return status
 
 
 if __name__ == "__main__":

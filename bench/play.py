@@ -3,6 +3,7 @@
 Run:
   .venv/bin/python bench/play.py --players 200 --rate 5 --duration 30            # 1,000 actions/s offered
   .venv/bin/python bench/play.py --players 200 --saturate --duration 20 --profile # as fast as answered
+  .venv/bin/python bench/play.py --players 200 --rate 5 --duration 15 --via both  # direct, then through nginx
 
 Starts the stack (bench/stack.py: its own database, `--workers` daphne
 processes), makes the players straight in the database, starts one session
@@ -12,7 +13,10 @@ an answer. Saturated: every player sends its next action as soon as the last
 one is answered. Prints count, throughput and p50/p95/p99 of the answer time
 of the actions sent inside the measured window (after `--warmup`), the
 errors, the CPU each process used per action, and with `--profile` where the
-workers' time goes (py-spy).
+workers' time goes (py-spy). `--via balancer` sends every client through nginx
+in front of the workers (deploy/nginx, as `make cluster` runs it); `--via both`
+plays the same load direct and then through nginx on the same stack, in one
+sitting, and prints what the balancer costs.
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ from bench.players import Bot, Tally, start_sessions  # noqa: E402
 from bench.stack import CpuMeter, Stack, make_players, percentile, summary  # noqa: E402
 
 
-async def drive(stack: Stack, tokens: list[str], ready: list[list[tuple[str, str]]], args: argparse.Namespace) -> int:
+async def drive(
+    stack: Stack, tokens: list[str], ready: list[list[tuple[str, str]]], args: argparse.Namespace
+) -> tuple[int, dict[str, float]]:
     tally = Tally()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as http:
@@ -72,8 +78,9 @@ async def drive(stack: Stack, tokens: list[str], ready: list[list[tuple[str, str
         await asyncio.gather(*(bot.close() for bot in bots))
 
     offered = "saturated (closed loop)" if args.saturate else f"open loop, {args.players * args.rate:,.0f}/s offered"
+    via = "through nginx" if stack.through_balancer else "direct to the workers"
     print(
-        f"\nrefereed play, {args.players} players, {args.workers} daphne workers, {offered}, "
+        f"\nrefereed play {via}, {args.players} players, {args.workers} daphne workers, {offered}, "
         f"{args.duration:.0f} s measured after {args.warmup:.0f} s warm-up"
     )
     print(summary("  answered actions", tally.latencies, seconds=args.duration))
@@ -90,7 +97,14 @@ async def drive(stack: Stack, tokens: list[str], ready: list[list[tuple[str, str
     if profiling is not None:
         files = profile.finish(await profiling)
         print(profile.summarize(files))
-    return 0 if unanswered == 0 and not tally.errors else 1
+    latencies = sorted(tally.latencies)
+    figures = {
+        "p50": percentile(latencies, 50) * 1000,
+        "p99": percentile(latencies, 99) * 1000,
+        "rate": tally.received / args.duration,
+        **(meter_box[0].per_work if meter_box else {}),
+    }
+    return (0 if unanswered == 0 and not tally.errors else 1), figures
 
 
 def _profile_later(stack: Stack, args: argparse.Namespace, at: float) -> asyncio.Task[list]:
@@ -115,15 +129,47 @@ def main() -> int:
     parser.add_argument("--sessions-each", type=int, default=3, help="sessions started per player beforehand")
     parser.add_argument("--profile", action="store_true", help="py-spy the workers over the window")
     parser.add_argument("--profile-dir", default="/tmp/bench_profile")
+    parser.add_argument(
+        "--via",
+        choices=("direct", "balancer", "both"),
+        default="direct",
+        help="clients to the workers, or through nginx",
+    )
     args = parser.parse_args()
     if args.players > 2000 or args.duration > 300 or args.rate > 100:
         parser.error("bounded load: at most 2,000 players, 300 s and 100 actions/s each")
-    budget = 120 + args.warmup + args.duration + args.players * 0.1
+    phases = ["direct", "balancer"] if args.via == "both" else [args.via]
+    budget = (120 + args.warmup + args.duration + args.players * 0.1) * len(phases)
     with Stack(workers=args.workers, conn_max_age=args.conn_max_age, time_limit=budget) as stack:
         stack.django()
+        if "balancer" in phases:
+            stack.start_balancer()
         players = make_players(args.players)
-        ready = start_sessions([pk for pk, _ in players], args.sessions_each)
-        return asyncio.run(drive(stack, [token for _, token in players], ready, args))
+        status, seen = 0, {}
+        for phase in phases:
+            stack.through_balancer = phase == "balancer"
+            ready = start_sessions([pk for pk, _ in players], args.sessions_each)
+            code, seen[phase] = asyncio.run(drive(stack, [token for _, token in players], ready, args))
+            status = status or code
+        if len(phases) == 2:
+            print(_balancer_cost(seen["direct"], seen["balancer"]))
+        return status
+
+
+def _balancer_cost(direct: dict[str, float], balanced: dict[str, float]) -> str:
+    """What going through nginx cost, beside direct connections in the same sitting."""
+    lines = ["\nthe balancer's cost (through nginx minus direct, same stack, same sitting):"]
+    lines.append(
+        f"  answer time: p50 {direct['p50']:.2f} -> {balanced['p50']:.2f} ms ({balanced['p50'] - direct['p50']:+.2f}), "
+        f"p99 {direct['p99']:.2f} -> {balanced['p99']:.2f} ms ({balanced['p99'] - direct['p99']:+.2f})"
+    )
+    lines.append(f"  answered: {direct['rate']:,.0f}/s -> {balanced['rate']:,.0f}/s")
+    cpu = [
+        f"{name} {direct.get(name, 0.0):,.0f} -> {balanced.get(name, 0.0):,.0f} us/action"
+        for name in ("daphne", "nginx", "postgres", "driver")
+    ]
+    lines.append("  cpu: " + "; ".join(cpu))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ class Bot:
                     raise RuntimeError(f"start session: {r.status} {await r.text()}")
                 doc = await r.json()
         self.game = Game.from_code(doc["code"])
-        port = self.stack.ports[self.n % len(self.stack.ports)]
+        port = self.stack.port(self.n)
         self.ws = await self.http.ws_connect(
             f"{self.stack.ws(self.n)}/ws/play/{doc['id']}/", headers=headers(self.token, port), autoping=True
         )

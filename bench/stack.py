@@ -6,9 +6,9 @@ database index and a key prefix of its own. `stop()` (also on exit, Ctrl-C,
 SIGTERM and the run's own time limit) ends exactly the processes it started,
 deletes the Redis keys it made and drops the database.
 
-Clients spread over the ports (one process per core is how daphne scales on
-this machine; a loopback balancer would only spend a core's time copying
-bytes).
+Clients spread over the ports, or with `start_balancer()` go through nginx in
+front of them (the same configuration as `make cluster`, deploy/nginx), to
+measure what the balancer costs beside direct connections in one sitting.
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ import contextlib
 import math
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -106,6 +108,10 @@ class Stack:
         self.db_created = False
         self.logs: list[Path] = []
         self._stopped = False
+        self.nginx: subprocess.Popen[bytes] | None = None
+        self.nginx_dir: Path | None = None
+        self.balancer_port = 0
+        self.through_balancer = False  # http()/ws() give nginx's address instead of a worker's
 
     # ------------------------------------------------------------ lifecycle
 
@@ -165,11 +171,56 @@ class Stack:
                     raise RuntimeError(f"daphne on {port} did not start: {self.tail()}")
                 time.sleep(0.1)
 
+    def start_balancer(self) -> None:
+        """nginx on a free port in front of the workers (operations.cluster's rendering of deploy/nginx)."""
+        from operations import cluster
+
+        binary = cluster.nginx_binary()
+        if binary is None:
+            raise RuntimeError("nginx is not installed (scripts/nginx.sh installs Debian's)")
+        self.balancer_port = free_port()
+        self.nginx_dir = Path(tempfile.mkdtemp(prefix=f"{self.tag}_nginx_"))
+        values = cluster.loopback_values(self.ports, listen=f"127.0.0.1:{self.balancer_port}", access_log="/dev/null")
+        cluster.write_prefix(self.nginx_dir, values)
+        checked = cluster.check_config(self.nginx_dir)
+        if checked.returncode != 0:
+            raise RuntimeError(f"nginx -t: {checked.stderr}")
+        self.nginx = subprocess.Popen(
+            [binary, "-p", f"{self.nginx_dir}/", "-c", "nginx.conf", "-e", "stderr", "-g", "daemon off;"],
+            preexec_fn=raise_fd_limit,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.balancer_port), timeout=0.5):
+                break
+            if self.nginx.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("nginx did not start")
+            time.sleep(0.05)
+        self.say(f"stack: nginx on port {self.balancer_port} in front of {self.ports}")
+
+    def nginx_pids(self) -> list[int]:
+        """nginx's master and its worker processes."""
+        if self.nginx is None or self.nginx.poll() is not None:
+            return []
+        children = Path(f"/proc/{self.nginx.pid}/task/{self.nginx.pid}/children")
+        with contextlib.suppress(OSError):
+            return [self.nginx.pid, *(int(pid) for pid in children.read_text().split())]
+        return [self.nginx.pid]
+
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
         signal.alarm(0)
+        if self.nginx is not None and self.nginx.poll() is None:
+            self.nginx.send_signal(signal.SIGQUIT)
+            try:
+                self.nginx.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.nginx.kill()
+                self.nginx.wait()
+        if self.nginx_dir is not None:
+            shutil.rmtree(self.nginx_dir, ignore_errors=True)
         for proc in self.procs:
             if proc.poll() is None:
                 proc.terminate()
@@ -220,11 +271,15 @@ class Stack:
             "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) for log in self.logs if log.exists()
         )
 
+    def port(self, i: int) -> int:
+        """Where client `i` connects: a worker's port, or nginx's when going through the balancer."""
+        return self.balancer_port if self.through_balancer else self.ports[i % len(self.ports)]
+
     def http(self, i: int) -> str:
-        return f"http://127.0.0.1:{self.ports[i % len(self.ports)]}"
+        return f"http://127.0.0.1:{self.port(i)}"
 
     def ws(self, i: int) -> str:
-        return f"ws://127.0.0.1:{self.ports[i % len(self.ports)]}"
+        return f"ws://127.0.0.1:{self.port(i)}"
 
     def pids(self) -> list[int]:
         return [proc.pid for proc in self.procs]
@@ -354,6 +409,8 @@ class CpuMeter:
             "redis": lambda: pids_named("redis-server"),
             "driver": lambda: [os.getpid()],
         }
+        if stack.nginx is not None:
+            self.groups["nginx"] = stack.nginx_pids
         self.start = self._read()
         self.t0 = time.perf_counter()
 
@@ -364,8 +421,11 @@ class CpuMeter:
         wall = time.perf_counter() - self.t0
         end = self._read()
         parts = []
+        self.per_work: dict[str, float] = {}  # microseconds of each group per unit of work
         for name in self.groups:
             used = sum(end[name][pid] - self.start[name].get(pid, 0.0) for pid in end[name])
+            if work:
+                self.per_work[name] = used / work * 1e6
             per = f", {used / work * 1e6:,.0f} us/{what}" if work else ""
             parts.append(f"{name} {used / wall * 100:.0f}% of a core{per}")
         return f"cpu over {wall:.1f} s: " + "; ".join(parts)

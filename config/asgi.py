@@ -23,14 +23,17 @@ from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
+from operations.asgi import operated  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-        ),
-    }
+application = operated(  # health, metrics, request ids, access logs, the drain (operations/asgi.py)
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            ),
+        }
+    )
 )
 
 # Import every view now (the URLconf pulls in DRF, the API schema and their dependencies), not in a

@@ -222,10 +222,16 @@ RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 3)  # from a race's s
 RATE_WS_MESSAGES = env_int("RATE_WS_MESSAGES", 60)  # per socket per second before it is closed
 WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for socket work
 
+# Operations (operations/): how long a stopping worker drains; logs as JSON lines (with request ids) or text.
+DRAIN_SECONDS = env_int("DRAIN_SECONDS", 10)
+LOG_FORMAT = env_str("LOG_FORMAT", "json" if PRODUCTION else "text")
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured("LOG_FORMAT must be 'json' or 'text'")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "operations.logs.JsonFormatter"}, "text": {"format": "%(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO") or "INFO"},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import select
 import threading
 import time
@@ -71,9 +72,11 @@ def in_database_thread(func: Callable[..., R]) -> Callable[..., Awaitable[R]]:
 
     async def run(*args: Any) -> R:
         loop = asyncio.get_running_loop()
-        # In the caller's language (the socket's, see JsonConsumer.dispatch): refusals are worded there.
+        # In the socket's context (its request id reaches the log lines written there, see
+        # operations.requests) and its language (see JsonConsumer.dispatch): refusals are worded there.
         language = translation.get_language()
-        return await loop.run_in_executor(_database_threads, partial(_run_with_connection, language, func, *args))
+        call = partial(contextvars.copy_context().run, _run_with_connection, language, func, *args)
+        return await loop.run_in_executor(_database_threads, call)
 
     return run
 

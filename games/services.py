@@ -32,6 +32,7 @@ from games.selectors import result_document, session_for
 from games.verification import Outcome, Refused, outcome_of, verify
 from leaderboard import services as leaderboard
 from leaderboard.models import Player, Result
+from operations import metrics
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,7 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
 # ------------------------------------------------------------------- playing
 
 
+@metrics.judged_action
 def apply_action(
     *,
     player: Player,
@@ -388,6 +390,7 @@ def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = Non
 # --------------------------------------------------------------- submissions
 
 
+@metrics.submission
 def submit_log(
     *,
     player: Player,

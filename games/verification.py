@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine import Game, ReplayError, parse_action, replay
+from operations import metrics
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ def outcome_of(game: Game, tokens: Sequence[str]) -> Outcome:
     )
 
 
+@metrics.timed(metrics.VERIFICATION_SECONDS)
 def verify(code: str, tokens: Sequence[object]) -> Outcome:
     """Replay `tokens` from `code`'s deal; Refused carries the first refusal."""
     result = replay(code, tokens)

@@ -16,6 +16,7 @@ from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
 from config.redis_clients import shared_client
+from operations import metrics
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ def send(group: str, message: dict[str, Any]) -> None:
         return
     try:
         # The group rides along: each process's hub routes it to its local sockets (leaderboard.hub).
-        async_to_sync(layer.group_send)(group, {**message, "group": group})
+        async_to_sync(layer.group_send)(group, metrics.push_sent({**message, "group": group}))
     except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
         log.exception("could not push to %s", group)
 

@@ -19,6 +19,8 @@ import logging
 import weakref
 from typing import Any, Protocol
 
+from operations import metrics
+
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0
@@ -124,6 +126,7 @@ class Hub:
     @staticmethod
     async def _deliver(members: list[Member], message: dict[str, Any]) -> None:
         # In this task, one after another: no task or queue per socket (that was most of the cost).
+        metrics.push_arrived(message, len(members))
         for member in members:
             try:
                 await member.deliver(message)

@@ -15,6 +15,7 @@ from django.utils import timezone
 from leaderboard import rank_index
 from leaderboard.models import BoardEntry, BoardVersion, Result
 from leaderboard.ranking import RESULT_ID_WIDTH, RankKey
+from operations import metrics
 
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
@@ -143,6 +144,7 @@ def offer(*, result: Result, single_statement: bool | None = None) -> Change | N
     return Change(board=result.board, player_id=result.player_id, sort_key=key.sort_key(), version=version)
 
 
+@metrics.counts(metrics.RANK_INDEX_REBUILDS)
 def rebuild_index(*, board: str) -> int:
     """Rebuild the board's Redis index from PostgreSQL; returns how many entries it holds.
 
@@ -154,6 +156,7 @@ def rebuild_index(*, board: str) -> int:
     return rank_index.rebuild(board, all_entries(board), version=version)
 
 
+@metrics.counts(metrics.RANK_INDEX_CATCH_UPS)
 def sync_index(*, board: str, indexed: int | None, version: int) -> None:
     """Bring the board's index (reflecting `indexed`, None: unknown) up to `version`.
 

@@ -97,6 +97,8 @@ def token_text(token: object) -> str:
         return json.dumps(token, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(token)
+    except RecursionError:  # nested nearly as deep as the parser allows: repr() would recurse as deep
+        return f"a {type(token).__name__} nested too deeply to show"
 
 
 def _parse(token: object) -> Action:

@@ -8,6 +8,7 @@ time: the figures belong in bench/README.md.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,30 @@ def run(script: str, *args: str) -> str:
 def test_play_open_loop_answers_every_action() -> None:
     out = run("play.py", "--players", "5", "--rate", "5", "--duration", "2", "--warmup", "0.5", "--workers", "1")
     assert "answered actions: count" in out and "unanswered 0, errors 0" in out
+
+
+def test_play_direct_and_through_the_balancer_in_one_sitting() -> None:
+    if not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx")):
+        pytest.skip("nginx is not installed (scripts/nginx.sh)")
+    out = run(
+        "play.py",
+        "--players",
+        "4",
+        "--rate",
+        "5",
+        "--duration",
+        "2",
+        "--warmup",
+        "0.5",
+        "--workers",
+        "2",
+        "--via",
+        "both",
+    )
+    assert "refereed play direct to the workers" in out and "refereed play through nginx" in out
+    assert (
+        out.count("unanswered 0, errors 0") == 2 and "the balancer's cost" in out and "nginx" in out.split("cost")[-1]
+    )
 
 
 def test_play_saturated_with_a_profile(tmp_path: Path) -> None:
@@ -83,4 +108,4 @@ def test_floor_measures_the_three_sockets_side_by_side() -> None:
     out = run("floor.py", "--clients", "3", "--duration", "1", "--warmup", "0.3")
     for socket in ("/bench/raw/", "/bench/echo/", "/bench/hop/"):
         assert f"{socket:<14}: count" in out and "/message" in out
-    assert "refereed play, 3 players" in out and "unanswered 0, errors 0" in out
+    assert "refereed play direct to the workers, 3 players" in out and "unanswered 0, errors 0" in out

@@ -96,3 +96,15 @@ def test_malformed_tokens(token: str, words: str) -> None:
 def test_non_string_tokens(value: object) -> None:
     with pytest.raises(MalformedAction, match="text"):
         parse_action(value)
+
+
+def test_a_token_nested_too_deeply_to_show_is_refused_with_words_not_a_recursion_error() -> None:
+    from games.engine.actions import token_text
+
+    deep: list[object] = []
+    for _ in range(5_000):  # deeper than the interpreter's recursion limit
+        deep = [deep]
+    with pytest.raises(MalformedAction) as refused:
+        parse_action(deep)
+    assert token_text(deep) == "a list nested too deeply to show"
+    assert refused.value.rule == "malformed_not_text"

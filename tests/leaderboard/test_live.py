@@ -19,6 +19,7 @@ from leaderboard import selectors
 from leaderboard.boards import parse_board
 from leaderboard.models import Player
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
+from tests.leaderboard.watchers import apply_message
 
 APP = URLRouter(websocket_urlpatterns)
 BOARD = f"code:{RUSSIAN_WIN}"
@@ -38,16 +39,6 @@ async def _watch(board: str = BOARD, user: Player | None = None) -> WebsocketCom
 
 def _true_entries() -> list[dict[str, Any]]:
     return selectors.leaderboard(board=parse_board(BOARD), viewer=None)["entries"]
-
-
-def _apply(entries: list[dict[str, Any]], message: dict[str, Any]) -> list[dict[str, Any]]:
-    """What a client does with a message: take a snapshot whole, or move one player to their rank."""
-    if message["type"] == "snapshot":
-        return list(message["entries"])
-    entry = message["entry"]
-    rest = [e for e in entries if e["player"] != entry["player"]]
-    rest.insert(entry["rank"] - 1, entry)
-    return [{**e, "rank": i + 1} for i, e in enumerate(rest)]
 
 
 async def test_a_watcher_gets_a_snapshot_then_each_change_after_commit() -> None:
@@ -121,7 +112,7 @@ async def test_a_burst_is_coalesced_and_ends_at_the_true_state() -> None:
         received.append((time.monotonic(), await watcher.receive_json_from()))
     await writes
     for _, message in received:
-        state = _apply(state, message)
+        state = apply_message(state, message)
     assert state == await database_sync_to_async(_true_entries)()
     kinds = [message["type"] for _, message in received]
     assert "snapshot" in kinds and len(received) < 35 / 3, kinds
@@ -166,7 +157,7 @@ async def test_anonymous_watchers_sharing_a_snapshot_read_both_end_at_the_true_s
     await database_sync_to_async(burst)()
     for n, watcher in enumerate(watchers):
         while not await watcher.receive_nothing(0.6):
-            states[n] = _apply(states[n], await watcher.receive_json_from())
+            states[n] = apply_message(states[n], await watcher.receive_json_from())
         await watcher.disconnect()
     truth = await database_sync_to_async(_true_entries)()
     assert states == [truth, truth] and len(truth) == 6

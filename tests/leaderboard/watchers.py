@@ -1,10 +1,11 @@
-"""A stand-in watcher: a member in a board group's channel-layer set, as a process's hub adds one."""
+"""Watchers for the tests: a stand-in member of a board group, and what a client does with a board's messages."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import redis
 from channels.layers import get_channel_layer
@@ -26,3 +27,13 @@ def watching(group: str) -> Iterator[None]:
     finally:
         client.delete(key)
         client.close()
+
+
+def apply_message(entries: list[dict[str, Any]], message: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a client does with a board message: take a snapshot whole, or move one player to their rank."""
+    if message["type"] == "snapshot":
+        return list(message["entries"])
+    entry = message["entry"]
+    rest = [e for e in entries if e["player"] != entry["player"]]
+    rest.insert(entry["rank"] - 1, entry)
+    return [{**e, "rank": i + 1} for i, e in enumerate(rest)]

@@ -12,6 +12,8 @@ export function statusText(status) {
   return gettext("Reconnecting…");
 }
 
+const SERVER_RESTARTING = 4012; // operations/drain.py: CLOSE_RESTARTING
+
 export class LiveSocket {
   constructor(path, { onMessage, onStatus } = {}) {
     this.path = path;
@@ -55,6 +57,9 @@ export class LiveSocket {
         return;
       }
       this.onStatus("closed");
+      // The worker is restarting and has answered all it was sent: reconnect now (the balancer
+      // sends us to another worker), not after a back-off.
+      if (event.code === SERVER_RESTARTING) this.delay = 0;
       this.retry();
     });
   }
@@ -62,7 +67,7 @@ export class LiveSocket {
   retry() {
     if (this.closed) return;
     const wait = this.delay;
-    this.delay = Math.min(this.delay * 2, 8000);
+    this.delay = Math.min(Math.max(this.delay, 250) * 2, 8000); // after an immediate retry: 500 ms on
     setTimeout(() => this.connect(), wait);
   }
 

@@ -1,0 +1,49 @@
+"""What a worker has in flight, and how it drains before it stops (operations.server calls `drain`).
+
+A request in flight is answered. A socket is closed with CLOSE_RESTARTING as soon as it has
+answered the message it was handling (at once if it was idle). Frames it had not begun are never
+handed to the application, so nothing in them was acknowledged: the client sends them again once
+it has reconnected (the browser sends each action with `at`, so a resend is never applied twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+from operations import metrics
+
+# RFC 6455 calls this 1012, "Service Restart"; daphne lets an application send only 1000 and
+# 3000-4999, hence 4000 + 12. The browser reconnects at once on it (frontend/static/frontend/js/socket.js).
+CLOSE_RESTARTING = 4012
+
+
+class Drainable(Protocol):
+    async def restart(self) -> None:
+        """Close with CLOSE_RESTARTING once the message in hand (if any) is answered."""
+
+
+class InFlight:
+    def __init__(self) -> None:
+        self.requests = 0
+        self.sockets: set[Drainable] = set()
+        self.draining = False
+
+
+state = InFlight()
+
+
+async def drain(*, seconds: float) -> tuple[int, int]:
+    """Close every socket once idle and wait for requests and sockets to end, at most `seconds`.
+
+    Returns the (requests, sockets) still open then; the server stops either way.
+    """
+    state.draining = True
+    metrics.DRAINING.set(1)
+    for socket in list(state.sockets):
+        await socket.restart()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while (state.requests or state.sockets) and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+    return state.requests, len(state.sockets)

@@ -1,0 +1,233 @@
+"""The service's metrics, in Prometheus's text format (prometheus_client).
+
+Each worker process keeps its own values in memory and answers `GET /metrics` on its own port
+(operations.asgi); Prometheus scrapes every worker (by DNS in compose, by port list on one
+machine) and adds them up. There is no shared multiprocess directory: nothing to wipe when a
+worker restarts, nothing stale when one is killed, and the scrape-time readings below (the
+database pool, the sockets' database threads) are the scraped worker's own. The balancer never
+passes `/metrics` on.
+
+On the hot path only counters and histograms are touched (a lock and an add, no I/O); the
+instrumentation points in games/ and leaderboard/ are one line each: a decorator or a call.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from functools import wraps
+from typing import Any, TypeVar
+
+from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
+from prometheus_client.core import REGISTRY, CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from config.errors import (
+    BadRequest,
+    Conflict,
+    NotAuthenticated,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    Unavailable,
+    Unprocessable,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+disable_created_metrics()  # no `_created` series beside every counter: they double the scrape for nothing
+
+# Seconds: an action is ~1 ms of work plus a commit's fsync; the tail under load is tens of ms.
+_FAST = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.5, 5.0)
+
+ACTIONS = Counter("league_actions", "Actions judged by the referee, by result: applied, or why refused", ["result"])
+ACTION_SECONDS = Histogram(
+    "league_action_seconds", "Judging and storing one action (the referee's time)", buckets=_FAST
+)
+HTTP_REQUESTS = Counter("league_http_requests", "HTTP requests answered, by method and status", ["method", "status"])
+HTTP_SECONDS = Histogram("league_http_request_seconds", "HTTP requests, first byte in to last byte out", ["method"])
+OPEN_SOCKETS = Gauge("league_open_sockets", "WebSockets open now, by kind", ["kind"])
+SOCKET_ANSWER_SECONDS = Histogram(
+    "league_socket_answer_seconds", "A socket message in to its answer out, by kind", ["kind"], buckets=_FAST
+)
+VERIFICATION_SECONDS = Histogram(
+    "league_verification_seconds",
+    "Replaying a whole log from its deal",
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
+)
+SUBMISSIONS = Counter("league_submissions", "Batch submissions, by result: verified, or why refused", ["result"])
+RANK_INDEX_CATCH_UPS = Counter(
+    "league_rank_index_catch_ups", "A reader found a board's rank index behind PostgreSQL and brought it up to date"
+)
+RANK_INDEX_REBUILDS = Counter("league_rank_index_rebuilds", "Rank indexes rebuilt from PostgreSQL")
+PUSHES = Counter("league_pushes", "Changes sent to a live group, by type", ["type"])
+PUSH_DELAY_SECONDS = Histogram(
+    "league_push_delay_seconds",
+    "From a change being sent to this worker handing it to its sockets, by type",
+    ["type"],
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
+)
+PUSH_DELIVERIES = Counter("league_push_deliveries", "Changes handed to this worker's sockets, by type", ["type"])
+DRAINING = Gauge("league_draining", "1 while this worker is draining before it stops")
+
+_REFUSALS: tuple[tuple[type[ServiceError], str], ...] = (
+    (Unprocessable, "illegal"),
+    (Conflict, "conflict"),
+    (RateLimited, "rate_limited"),
+    (NotFound, "not_found"),
+    (NotAuthenticated, "unauthenticated"),
+    (BadRequest, "bad_request"),
+    (Unavailable, "unavailable"),
+)
+_APPLIED = ACTIONS.labels("applied")
+_VERIFIED = SUBMISSIONS.labels("verified")
+for _counter in (ACTIONS, SUBMISSIONS):  # every result shows from the start, at 0 (for rate())
+    for _result in ("refused", "error", *(name for _, name in _REFUSALS)):
+        _counter.labels(_result)
+
+
+def refusal_name(error: BaseException) -> str:
+    """`illegal`, `conflict`, ...: why a ServiceError refused; `error` for anything else."""
+    if isinstance(error, ServiceError):
+        for kind, name in _REFUSALS:
+            if isinstance(error, kind):
+                return name
+        return "refused"
+    return "error"
+
+
+def judged_action(func: F) -> F:
+    """Count and time each call of the action service (games.services.apply_action)."""
+
+    @wraps(func)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            answer = func(*args, **kwargs)
+        except Exception as error:
+            ACTIONS.labels(refusal_name(error)).inc()
+            raise
+        finally:
+            ACTION_SECONDS.observe(time.perf_counter() - started)
+        _APPLIED.inc()
+        return answer
+
+    return counted  # type: ignore[return-value]
+
+
+def submission(func: F) -> F:
+    """Count each batch submission (games.services.submit_log, which answers (status, body))."""
+
+    @wraps(func)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        try:
+            answer = func(*args, **kwargs)
+        except Exception as error:
+            SUBMISSIONS.labels(refusal_name(error)).inc()
+            raise
+        (_VERIFIED if answer[0] == 201 else SUBMISSIONS.labels("illegal")).inc()
+        return answer
+
+    return counted  # type: ignore[return-value]
+
+
+def timed(histogram: Histogram) -> Callable[[F], F]:
+    """Observe how long each call of the decorated function takes, refusals included (one plain frame)."""
+
+    def decorate(func: F) -> F:
+        @wraps(func)
+        def timing(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                histogram.observe(time.perf_counter() - started)
+
+        return timing  # type: ignore[return-value]
+
+    return decorate
+
+
+def counts(counter: Counter) -> Callable[[F], F]:
+    """Count each call of the decorated function."""
+
+    def decorate(func: F) -> F:
+        @wraps(func)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            counter.inc()
+            return func(*args, **kwargs)
+
+        return counted  # type: ignore[return-value]
+
+    return decorate
+
+
+def push_sent(message: dict[str, Any]) -> dict[str, Any]:
+    """Count a change sent to a group (leaderboard.groups) and stamp when it left."""
+    PUSHES.labels(message.get("type", "")).inc()
+    message["sent_at"] = time.time()
+    return message
+
+
+def push_arrived(message: dict[str, Any], sockets: int) -> None:
+    """A worker's hub hands a change to `sockets` of its sockets (leaderboard.hub): its delay.
+
+    The delay compares two processes' clocks: one machine's, or machines kept in step by NTP.
+    """
+    sent_at = message.get("sent_at")
+    if sent_at is None:  # the hub's own notices (paused, resumed)
+        return
+    kind = message.get("type", "")
+    PUSH_DELAY_SECONDS.labels(kind).observe(max(0.0, time.time() - float(sent_at)))
+    PUSH_DELIVERIES.labels(kind).inc(sockets)
+
+
+class _PoolCollector(Collector):
+    """Read at scrape time, never on a request: the database pool and the sockets' database threads."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        stats = _pool_stats()
+        if stats is not None:
+            for name, help_text in (
+                ("pool_size", "Connections the pool holds"),
+                ("pool_available", "Connections idle in the pool"),
+                ("requests_waiting", "Requests waiting for a connection now"),
+            ):
+                yield GaugeMetricFamily(f"league_db_{name}", help_text, value=stats.get(name, 0))
+            yield CounterMetricFamily(
+                "league_db_pool_waits",
+                "Requests that had to wait for a connection",
+                value=stats.get("requests_queued", 0),
+            )
+            yield CounterMetricFamily(
+                "league_db_pool_wait_seconds",
+                "Time requests spent waiting for a connection",
+                value=stats.get("requests_wait_ms", 0) / 1000,
+            )
+            yield CounterMetricFamily(
+                "league_db_pool_timeouts",
+                "Requests that got no connection in time",
+                value=stats.get("requests_errors", 0),
+            )
+        queued = _socket_database_queue()
+        if queued is not None:
+            yield GaugeMetricFamily(
+                "league_socket_db_queue", "Socket database calls waiting for one of the sockets' threads", value=queued
+            )
+
+
+def _pool_stats() -> dict[str, int] | None:
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    pool = DatabaseWrapper._connection_pools.get("default")  # Django keeps one per alias, per process
+    return None if pool is None else dict(pool.get_stats())
+
+
+def _socket_database_queue() -> int | None:
+    from config import ws
+
+    queue = getattr(ws._database_threads, "_work_queue", None)
+    return None if queue is None else int(queue.qsize())
+
+
+REGISTRY.register(_PoolCollector())

@@ -1,0 +1,130 @@
+"""`python -m operations.server [daphne's arguments] config.asgi:application`: daphne with a graceful stop.
+
+Plain daphne stops on SIGTERM by cancelling everything at once: an action being stored loses its
+answer and every socket drops without a word. Here SIGTERM (or SIGINT) starts a drain:
+
+1. the worker stops listening, so the balancer's next attempt to connect here is refused and it
+   tries another worker (connections already accepted are served);
+2. requests in flight are answered; each socket finishes the message it was handling and is
+   closed with CLOSE_RESTARTING (4012), on which the browser reconnects at once, through the
+   balancer, to another worker (operations.drain);
+3. when nothing is left, daphne stops as it always does (exit status 0).
+
+After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
+Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
+line per request instead (operations.asgi).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+from types import FrameType
+from typing import Any
+
+from daphne.cli import CommandLineInterface
+from daphne.server import Server
+from twisted.internet import reactor
+
+log = logging.getLogger("operations.server")
+
+
+class GracefulServer(Server):
+    def run(self) -> None:
+        self.ports: list[Any] = []
+        self.draining = False
+        self.clean = True  # False once stopped with work left: the process then exits without waiting on it
+        reactor.callWhenRunning(self._take_signals)  # after Twisted installed its own handlers
+        super().run()
+
+    def listen_success(self, port: Any) -> None:
+        super().listen_success(port)
+        self.ports.append(port)
+
+    def _take_signals(self) -> None:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, self._on_signal)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        # In the main thread between two bytecodes: hand the work to the reactor.
+        if self.draining:
+            self.clean = False
+            reactor.callFromThread(self.stop)  # a second signal: at once
+            return
+        self.draining = True
+        reactor.callFromThread(self._start_draining, signum)
+
+    def _start_draining(self, signum: int) -> None:
+        for port in self.ports:
+            port.doRead()  # accept what the kernel already took on, so nothing queued is reset
+            port.stopListening()
+        log.info(
+            "%s: draining %d sockets and %d requests",
+            signal.Signals(signum).name,
+            len(_state().sockets),
+            _state().requests,
+        )
+        asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        from django.conf import settings
+
+        from operations import drain
+
+        try:
+            requests, sockets = await drain.drain(seconds=settings.DRAIN_SECONDS)
+            if requests or sockets:
+                self.clean = False
+                log.warning("stopping with %d requests and %d sockets still open", requests, sockets)
+            else:
+                await asyncio.get_running_loop().run_in_executor(None, _close_database_connections)
+                log.info("drained: stopping")
+        finally:
+            self.stop()
+
+
+def _close_database_connections() -> None:
+    """Nothing is in flight: hang up on PostgreSQL politely (the pool and the sockets' threads)."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    from config.ws import release_database_threads
+
+    try:
+        release_database_threads()
+        if DEFAULT_DB_ALIAS in DatabaseWrapper._connection_pools:  # asking `.pool` would open one
+            connections[DEFAULT_DB_ALIAS].close_pool()
+    except Exception:  # noqa: BLE001 - the process ends either way; the server sees the sockets close
+        log.exception("could not close the database connections")
+
+
+def _state() -> Any:
+    from operations import drain
+
+    return drain.state
+
+
+class GracefulCommandLine(CommandLineInterface):
+    server_class = GracefulServer
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parser.set_defaults(verbosity=0)  # daphne's access log only when asked for (-v 1)
+
+
+def main() -> None:
+    command = GracefulCommandLine()
+    command.run(sys.argv[1:])
+    if not command.server.clean:
+        # Work was left (a second signal, or the drain ran out of time): a database call may still
+        # hold one of its threads, which a normal exit would wait for. Its transaction rolls back
+        # when the connection closes, and it was never acknowledged.
+        logging.shutdown()
+        os._exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -28,6 +28,7 @@ run: $(BIN)/.installed
 test: $(BIN)/.installed
 	./scripts/services.sh
 	./scripts/chromium.sh
+	./scripts/axe.sh
 	./scripts/nginx.sh
 	./scripts/compose.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError
 from django.http import Http404
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -18,13 +19,13 @@ from config.views import UNAVAILABLE
 log = logging.getLogger(__name__)
 
 _PLAIN_MESSAGES = {
-    exceptions.NotAuthenticated: "Sign in or start a guest game first: this needs a player.",
-    exceptions.AuthenticationFailed: "That token or session is not valid. Sign in again.",
-    exceptions.PermissionDenied: "You are not allowed to do that.",
-    exceptions.MethodNotAllowed: "This address does not accept that method.",
-    exceptions.UnsupportedMediaType: "Send the body as JSON (Content-Type: application/json).",
-    exceptions.ParseError: "The body is not valid JSON.",
-    exceptions.NotAcceptable: "This API answers in JSON only.",
+    exceptions.NotAuthenticated: gettext_noop("Sign in or start a guest game first: this needs a player."),
+    exceptions.AuthenticationFailed: gettext_noop("That token or session is not valid. Sign in again."),
+    exceptions.PermissionDenied: gettext_noop("You are not allowed to do that."),
+    exceptions.MethodNotAllowed: gettext_noop("This address does not accept that method."),
+    exceptions.UnsupportedMediaType: gettext_noop("Send the body as JSON (Content-Type: application/json)."),
+    exceptions.ParseError: gettext_noop("The body is not valid JSON."),
+    exceptions.NotAcceptable: gettext_noop("This API answers in JSON only."),
 }
 
 
@@ -35,13 +36,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             response["Retry-After"] = str(exc.retry_after)
         return response
     if isinstance(exc, Http404):
-        return Response(error_body("Not found."), status=status.HTTP_404_NOT_FOUND)
+        return Response(error_body(gettext("Not found.")), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, PermissionDenied):
-        return Response(error_body("You are not allowed to do that."), status=status.HTTP_403_FORBIDDEN)
+        return Response(error_body(gettext("You are not allowed to do that.")), status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, exceptions.APIException):
-        message = _PLAIN_MESSAGES.get(type(exc)) or _flatten(exc.detail)
+        plain = _PLAIN_MESSAGES.get(type(exc))
+        message = gettext(plain) if plain else _flatten(exc.detail)
         if isinstance(exc, exceptions.PermissionDenied) and str(exc.detail).startswith("CSRF Failed"):
-            message = CSRF_REFUSED  # DRF's session check, not a lack of rights: say what to do
+            message = gettext(CSRF_REFUSED)  # DRF's session check, not a lack of rights: say what to do
         code = exc.status_code
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             code = status.HTTP_401_UNAUTHORIZED
@@ -53,7 +55,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DatabaseError):
         log.exception("database unavailable")
         response = Response(
-            error_body(UNAVAILABLE),
+            error_body(gettext(UNAVAILABLE)),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
         response["Retry-After"] = "5"

@@ -6,10 +6,11 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_noop
 
 from config.errors import error_body
 
-CSRF_REFUSED = "The request was refused: send the CSRF token from the page, or use a Token."
+CSRF_REFUSED = gettext_noop("The request was refused: send the CSRF token from the page, or use a Token.")
 
 
 class BodySizeLimitMiddleware:
@@ -23,10 +24,13 @@ class BodySizeLimitMiddleware:
         try:
             size = int(length)
         except ValueError:
-            return JsonResponse(error_body("The Content-Length header is not a number."), status=400)
+            return JsonResponse(error_body(gettext("The Content-Length header is not a number.")), status=400)
         if size > settings.MAX_BODY_BYTES:
             return JsonResponse(
-                error_body(f"The body is too large: at most {settings.MAX_BODY_BYTES} bytes are accepted."),
+                error_body(
+                    gettext("The body is too large: at most %(limit)s bytes are accepted.")
+                    % {"limit": settings.MAX_BODY_BYTES}
+                ),
                 status=413,
             )
         return self.get_response(request)
@@ -45,8 +49,8 @@ class ApiErrorMiddleware:
         ):
             return response
         if response.status_code == 404:
-            return JsonResponse(error_body("No such address in the API."), status=404)
+            return JsonResponse(error_body(gettext("No such address in the API.")), status=404)
         if response.status_code == 403:
             # Django's CSRF failure page: say what to do instead.
-            return JsonResponse(error_body(CSRF_REFUSED), status=403)
+            return JsonResponse(error_body(gettext(CSRF_REFUSED)), status=403)
         return response

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.parsers import JSONParser
 
 from config.errors import BadRequest
@@ -14,4 +15,4 @@ class SafeJSONParser(JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise BadRequest("The body's JSON is nested too deeply.") from None
+            raise BadRequest(gettext("The body's JSON is nested too deeply.")) from None

@@ -18,6 +18,7 @@ import time
 import redis
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext, ngettext
 
 from config.errors import RateLimited
 from config.redis_clients import shared_client
@@ -48,7 +49,8 @@ def _window_start(seconds: int) -> tuple[int, int]:
 
 
 def _refuse(message: str, retry_after: int) -> RateLimited:
-    return RateLimited(f"{message} Try again in {retry_after} seconds.", retry_after=retry_after)
+    wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", retry_after) % {"n": retry_after}
+    return RateLimited(f"{gettext(message)} {wait}", retry_after=retry_after)
 
 
 def _count(key: str, seconds: int) -> int:

@@ -6,18 +6,19 @@ import sys
 
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_noop
 
 from config.errors import error_body
 
-UNAVAILABLE = "The game server's storage is unavailable. Try again in a moment."
+UNAVAILABLE = gettext_noop("The game server's storage is unavailable. Try again in a moment.")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     error = sys.exc_info()[1]
     if isinstance(error, DatabaseError):
-        status, message = 503, UNAVAILABLE
+        status, message = 503, gettext(UNAVAILABLE)
     else:
-        status, message = 500, "Something went wrong on the server. It has been logged."
+        status, message = 500, gettext("Something went wrong on the server. It has been logged.")
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse(error_body(message), status=status)
     else:

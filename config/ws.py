@@ -51,13 +51,14 @@ def _server_hung_up(raw: Any) -> bool:
     return bool(readable) or bool(raw.closed or raw.broken)
 
 
-def _run_with_connection(func: Callable[..., R], *args: Any) -> R:
+def _run_with_connection(language: str | None, func: Callable[..., R], *args: Any) -> R:
     for connection in connections.all(initialized_only=True):
         raw = connection.connection
         if raw is not None and connection.vendor == "postgresql" and _server_hung_up(raw):
             connection.close()
     try:
-        return func(*args)
+        with translation.override(language):
+            return func(*args)
     finally:
         for connection in connections.all(initialized_only=True):
             if connection.connection is None:
@@ -71,8 +72,10 @@ def in_database_thread(func: Callable[..., R]) -> Callable[..., Awaitable[R]]:
 
     async def run(*args: Any) -> R:
         loop = asyncio.get_running_loop()
-        # In the socket's context: its request id reaches the log lines written there (operations.requests).
-        call = partial(contextvars.copy_context().run, _run_with_connection, func, *args)
+        # In the socket's context (its request id reaches the log lines written there, see
+        # operations.requests) and its language (see JsonConsumer.dispatch): refusals are worded there.
+        language = translation.get_language()
+        call = partial(contextvars.copy_context().run, _run_with_connection, language, func, *args)
         return await loop.run_in_executor(_database_threads, call)
 
     return run
@@ -135,11 +138,12 @@ class JsonConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        with translation.override(self.language):  # every refusal in the player's language
+            await handler(message)
 
     @cached_property
     def language(self) -> str:
-        """The language this socket's player reads: wrap work in ``translation.override(self.language)``."""
+        """The language this socket's player reads; every message is handled in it (``dispatch``)."""
         return language_of(self.scope)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

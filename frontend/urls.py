@@ -1,4 +1,6 @@
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
 from frontend import views
@@ -7,6 +9,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("play/<uuid:session_id>/", views.play, name="play"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("leaderboards/archive/", views.archive, name="archive"),
+    path("leaderboards/all-time/<str:variant>/", views.all_time, name="all-time"),
     path("leaderboards/<str:board>/", views.leaderboard, name="leaderboard"),
     path("players/<str:name>/", views.player_page, name="player"),
     path("replay/<str:result_id>/", views.replay, name="replay"),
@@ -16,5 +20,7 @@ urlpatterns = [
     path("account/signin/", views.signin, name="signin"),
     path("rules/<slug:game>/", views.rules, name="rules"),
     # The interface's strings for the ES modules, in the page's language.
+    # Browsers and feed readers ask for /favicon.ico whatever the page links.
+    path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True)),
     path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="jsi18n"),
 ]

@@ -1,21 +1,10 @@
-"""The games and variants a player can pick, with the seeds' names for them."""
+"""The rules page of each game; the picker's choices come from the engine (games.variants)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+from typing import Any
 
-# Variant ids are game codes without the deal letters (SPEC section 8).
-GAMES = [
-    {
-        "key": "spider",
-        "name": "Spider",
-        "suits": [1, 2, 4],
-        "rules": True,  # Classic or Relaxed, with 2 and 4 suits
-        "prefix": "SP1",
-    },
-    {"key": "spiderette", "name": "Spiderette", "suits": [1, 2, 4], "rules": False, "prefix": "SD1"},
-    {"key": "russian", "name": "Russian Solitaire", "suits": [], "rules": True, "prefix": "RU1"},
-]
+from games.variants import catalogue
 
 RULE_PAGES = {
     "spider": "frontend/rules/spider.html",
@@ -23,4 +12,14 @@ RULE_PAGES = {
     "russian": "frontend/rules/russian.html",
 }
 
-LEVELS = {1: _("Easy"), 2: _("Medium"), 4: _("Hard")}
+
+def picker_choices() -> dict[str, Any]:
+    """The picker's radio buttons: every game, the suits any game offers, each rule with each game's note."""
+    games = catalogue()["games"]
+    suits = {s["suits"]: s for game in games for s in game["suits"]}
+    rules: dict[str, dict[str, Any]] = {}
+    for game in games:
+        for rule in game["rules"]:
+            entry = rules.setdefault(rule["rule"], {"rule": rule["rule"], "name": rule["name"], "notes": []})
+            entry["notes"].append({"game": game["prefix"], "note": rule["note"]})
+    return {"games": games, "suits": [suits[n] for n in sorted(suits)], "rules": list(rules.values())}

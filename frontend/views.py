@@ -12,28 +12,60 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from config.errors import ServiceError
 from frontend.guest import ensure_player
-from frontend.variants import GAMES, RULE_PAGES
+from frontend.variants import RULE_PAGES, picker_choices
+from games.engine import InvalidCode, parse_variant
+from games.refusals import of_error
+from games.selectors import session_for
+from leaderboard.boards import parse_board
+from leaderboard.models import Player, Result
+from leaderboard.rooms import room_for
 
 View = Callable[..., HttpResponse]
 
 
+class Missing(Exception):
+    """What a page names does not exist: the page answers 404 with ``heading`` and ``message``."""
+
+    def __init__(self, heading: str, message: str) -> None:
+        super().__init__(message)
+        self.heading = heading
+        self.message = message
+
+
 def page(template: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
-    """A page view: ensure a player and the CSRF cookie, render ``template`` with the context."""
+    """A page view: ensure a player and the CSRF cookie, render ``template`` with the context.
+
+    A page about something that does not exist (a game, a room, a board, a player, a result)
+    is a not-found page with status 404, so its scripts never start (nor reconnect forever).
+    """
 
     def wrap(context_of: Callable[..., dict[str, Any]]) -> View:
         @wraps(context_of)
         @ensure_csrf_cookie
         def view(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            try:
+                found = context_of(request, **kwargs)
+            except Missing as missing:
+                context = {"player": _player_of(request), "page": "not-found"}
+                context |= {"heading": missing.heading, "message": missing.message}
+                return render(request, "frontend/not_found.html", context, status=404)
             player = ensure_player(request)
-            context = {"player": player, "games": GAMES, **context_of(request, **kwargs)}
+            context = {"player": player, "picker": picker_choices(), **found}
             return render(request, template, context)
 
         return view
 
     return wrap
+
+
+def _player_of(request: HttpRequest) -> Player | None:
+    user = request.user
+    return user if isinstance(user, Player) and user.is_authenticated else None
 
 
 @page("frontend/home.html")
@@ -43,7 +75,19 @@ def home(request: HttpRequest) -> dict[str, Any]:
 
 @page("frontend/play.html")
 def play(request: HttpRequest, session_id: str) -> dict[str, Any]:
+    if not _is_own_session(_player_of(request), session_id):  # another player's game is missing, as in the API
+        raise Missing(gettext("There is no such game"), gettext("This game does not exist, or it is not yours."))
     return {"page": "play", "session_id": str(session_id)}
+
+
+def _is_own_session(player: Player | None, session_id: str) -> bool:
+    if player is None:
+        return False
+    try:
+        session_for(player=player, session_id=session_id)
+    except ServiceError:
+        return False
+    return True
 
 
 @page("frontend/leaderboards.html")
@@ -51,18 +95,44 @@ def leaderboards(request: HttpRequest) -> dict[str, Any]:
     return {"page": "leaderboards"}
 
 
+@page("frontend/archive.html")
+def archive(request: HttpRequest) -> dict[str, Any]:
+    return {"page": "archive"}
+
+
+@page("frontend/all_time.html")
+def all_time(request: HttpRequest, variant: str) -> dict[str, Any]:
+    try:
+        chosen = parse_variant(variant)
+    except InvalidCode as error:
+        raise Missing(gettext("There is no such leaderboard"), of_error(error)) from None
+    return {"page": "all-time", "variant": chosen}
+
+
 @page("frontend/leaderboard.html")
 def leaderboard(request: HttpRequest, board: str) -> dict[str, Any]:
+    try:
+        parse_board(board)
+    except ServiceError as error:
+        raise Missing(gettext("There is no such leaderboard"), error.message) from None
     return {"page": "leaderboard", "board": board}
 
 
 @page("frontend/player.html")
 def player_page(request: HttpRequest, name: str) -> dict[str, Any]:
+    if not Player.objects.filter(username__iexact=name.strip(), is_guest=False, is_active=True).exists():
+        raise Missing(
+            gettext("There is no such player"), gettext("No player is called %(name)s.") % {"name": repr(name)}
+        )
     return {"page": "player", "name": name}
 
 
 @page("frontend/replay.html")
 def replay(request: HttpRequest, result_id: str) -> dict[str, Any]:
+    if not (result_id.isascii() and result_id.isdigit() and len(result_id) < 19) or not (
+        Result.objects.filter(pk=int(result_id)).exists()
+    ):
+        raise Missing(gettext("There is no such replay"), gettext("No such result."))
     return {"page": "replay", "result_id": result_id}
 
 
@@ -73,6 +143,10 @@ def rooms(request: HttpRequest) -> dict[str, Any]:
 
 @page("frontend/room.html")
 def room(request: HttpRequest, room_id: str) -> dict[str, Any]:
+    try:
+        room_for(room_id)
+    except ServiceError:
+        raise Missing(gettext("There is no such race room"), gettext("No such race room.")) from None
     return {"page": "room", "room_id": room_id}
 
 

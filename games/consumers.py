@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import DatabaseError
-from django.utils import timezone, translation
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import NotAuthenticated, ServiceError, Unavailable
 from config.views import UNAVAILABLE
 from config.ws import JsonConsumer, in_database_thread
-from games import live, selectors, services
+from games import live, selectors, services, why
 from leaderboard.models import Player
 
 CLOSE_UNAUTHORIZED = 4401
@@ -23,20 +24,20 @@ def _document_for(player: Player, session_id: str) -> dict[str, Any]:
     return selectors.session_document(session, live.game_for(session), now=now)
 
 
-def _act(player: Player, session_id: str, message: dict[str, Any], language: str) -> dict[str, Any]:
-    with translation.override(language):  # refusals read in the player's language, as over HTTP
-        return _act_in_language(player, session_id, message)
-
-
-def _act_in_language(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
+def _act(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
     now = timezone.now()
+    if message["type"] == "why":
+        answer = why.why_not(
+            player=player, session_id=session_id, group=message.get("group"), action=message.get("action")
+        )
+        return {"type": "why", **answer}
     if message["type"] == "action":
         session, game = services.apply_action(
             player=player, session_id=session_id, token=message.get("action"), at=message.get("at"), now=now
         )
     else:
         session, game = services.finish_session(player=player, session_id=session_id, now=now)
-    return selectors.session_document(session, game, now=now)
+    return {"type": "session", **selectors.session_document(session, game, now=now)}
 
 
 class PlayConsumer(JsonConsumer):
@@ -49,7 +50,9 @@ class PlayConsumer(JsonConsumer):
         user = self.scope.get("user")
         self.session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
         if not isinstance(user, Player) or not user.is_authenticated:
-            await self.send_refusal(NotAuthenticated("Sign in or start a guest game first: this needs a player."))
+            await self.send_refusal(
+                NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
+            )
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
         self.player = user
@@ -62,15 +65,17 @@ class PlayConsumer(JsonConsumer):
         await self.send_json({"type": "session", **document})
 
     async def receive_message(self, message: dict[str, Any]) -> None:
-        if message["type"] not in {"action", "finish"}:
-            await self.send_error(400, 'Send {"type": "action", "action": token} or {"type": "finish"}.')
+        if message["type"] not in {"action", "finish", "why"}:
+            await self.send_error(
+                400, 'Send {"type": "action", "action": token}, {"type": "why", "group": "3:4"} or {"type": "finish"}.'
+            )
             return
         try:
-            document = await in_database_thread(_act)(self.player, self.session_id, message, self.language)
+            document = await in_database_thread(_act)(self.player, self.session_id, message)
         except ServiceError as error:
             await self.send_refusal(error)
             return
         except DatabaseError:
-            await self.send_refusal(Unavailable(UNAVAILABLE))
+            await self.send_refusal(Unavailable(gettext(UNAVAILABLE)))
             return
-        await self.send_json({"type": "session", **document})
+        await self.send_json(document)

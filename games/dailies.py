@@ -8,6 +8,7 @@ import hmac
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from config.errors import NotFound, Unprocessable
 from games.deals import deal_for
@@ -29,14 +30,17 @@ def utc_today(now: dt.datetime) -> dt.date:
 
 def check_daily_variant(variant: str) -> str:
     if variant not in DAILY_VARIANTS:
-        raise Unprocessable(f"{variant} has no daily challenge. The dailies are: {', '.join(DAILY_VARIANTS)}.")
+        raise Unprocessable(
+            gettext("%(variant)s has no daily challenge. The dailies are: %(dailies)s.")
+            % {"variant": variant, "dailies": ", ".join(DAILY_VARIANTS)}
+        )
     return variant
 
 
 def daily_for(date: dt.date, variant: str, *, now: dt.datetime) -> Daily:
     """The daily of `date`, stored the first time it is asked for and never changed after."""
     if date > utc_today(now):
-        raise NotFound(f"The dailies of {date.isoformat()} are not out yet.")
+        raise NotFound(gettext("The dailies of %(date)s are not out yet.") % {"date": date.isoformat()})
     check_daily_variant(variant)
     daily = Daily.objects.select_related("deal").filter(date=date, variant=variant).first()
     if daily is not None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from config.errors import Unprocessable
+from games import refusals
 from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import Deal
 
@@ -21,21 +23,24 @@ def parse_code(text: object) -> GameCode:
         length = len(text.strip(" \t\r\n"))
         if length > MAX_CODE_CHARS:
             raise Unprocessable(
-                f"That is not a game code: it has {length} characters, and a game code has at most 28, "
-                "like SP1-S4C-AAAAAAD (7 deal letters) or SP1-S4C-QWERTYUIOPASDFGHJKLZ (20).",
+                gettext(
+                    "That is not a game code: it has %(length)s characters, and a game code has at most 28, "
+                    "like SP1-S4C-AAAAAAD (7 deal letters) or SP1-S4C-QWERTYUIOPASDFGHJKLZ (20)."
+                )
+                % {"length": length},
                 index=0,
             )
     try:
         return GameCode.parse(text)
     except InvalidCode as error:
-        raise Unprocessable(error.message, index=0, rule=error.rule) from None
+        raise Unprocessable(refusals.of_error(error), index=0, rule=error.rule) from None
 
 
 def parse_variant_or_refuse(text: object) -> str:
     try:
         return parse_variant(text)
     except InvalidCode as error:
-        raise Unprocessable(error.message, rule=error.rule) from None
+        raise Unprocessable(refusals.of_error(error), rule=error.rule) from None
 
 
 def fresh_code(variant: str, *, long: bool = False) -> GameCode:

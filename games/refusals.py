@@ -8,7 +8,7 @@ msgids as ``frontend/static/frontend/js/cards.js``): "hertta 8", "8 herc".
 
 Each msgid is the engine's English sentence with ``%(name)s`` placeholders, so
 English reads exactly as the engine says it (cards as ``8♥``). A rule with no
-sentence here (the game-code refusals, hand-made positions) keeps the engine's
+sentence here (hand-made positions, which no player meets) keeps the engine's
 English message.
 """
 
@@ -90,6 +90,39 @@ SENTENCES: dict[str, str] = {
         "The %(card)s can't go home yet: the %(suit)s foundation needs %(needs)s first"
     ),
     "foundation_empty": gettext_noop("The %(suit)s foundation is empty"),
+    "code_not_text": gettext_noop("A game code must be text, not %(type)s"),
+    "code_empty": gettext_noop("A game code is empty"),
+    "code_not_ascii": gettext_noop("A game code uses only the letters A-Z, digits and '-'; %(text)s has others"),
+    "code_parts": gettext_noop(
+        "A game code has three parts joined by '-', like SP1-S4C-AAAAAAD; %(text)s has %(parts)s"
+    ),
+    "variant_not_text": gettext_noop("A variant must be text, not %(type)s"),
+    "variant_empty": gettext_noop("A variant is empty"),
+    "variant_not_ascii": gettext_noop("A variant uses only the letters A-Z, digits and '-'; %(text)s has others"),
+    "variant_parts": gettext_noop(
+        "A variant has two parts joined by '-', like SP1-S4C, SD1-S2 or RU1-C; %(text)s has %(parts)s"
+    ),
+    "variant_unknown": gettext_noop("There is no variant %(variant)s"),
+    "code_unknown_game": gettext_noop(
+        "Unknown game %(head)s: a code starts with SP1 (Spider), SD1 (Spiderette) or RU1 (Russian Solitaire)"
+    ),
+    "code_unknown_version": gettext_noop(
+        "Unknown deal version %(version)s in %(head)s: only version 1 exists (%(prefix)s1)"
+    ),
+    "code_russian_rule": gettext_noop("Russian Solitaire's rule is C (Classic) or R (Relaxed), not %(body)s"),
+    "code_suits_shape": gettext_noop("%(game)s's variant is S and the number of suits, like S4; not %(body)s"),
+    "code_suits_count": gettext_noop("%(game)s is played with 1, 2 or 4 suits, not %(number)s"),
+    "code_spiderette_rule": gettext_noop("Spiderette has no rule letter: write SD1-S%(suits)s, not SD1-%(written)s"),
+    "code_spider_rule_missing": gettext_noop(
+        "Spider's variant needs a rule after the suits: S%(suits)sC (Classic) or S%(suits)sR (Relaxed)"
+    ),
+    "code_spider_rule": gettext_noop("Spider's rule is C (Classic) or R (Relaxed), not %(letter)s"),
+    "code_one_suit_relaxed": gettext_noop("With one suit Spider has only the Classic rule (C): write SP1-S1C"),
+    "code_deal_number": gettext_noop("The deal number must be a whole number from 0 to %(highest)s"),
+    "code_letters_count": gettext_noop(
+        "The deal part is %(short)s or %(long)s letters A-Z, like AAAAAAD; %(letters)s has %(given)s"
+    ),
+    "code_letters": gettext_noop("The deal number is made of the letters A-Z only; %(letters)s has %(char)s"),
     "moves_not_a_list": gettext_noop("The moves must be a list of tokens"),
     "log_too_long": gettext_noop("A log has at most %(limit)s actions; this one has %(count)s"),
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import connection
+from django.utils.translation import gettext, gettext_noop
 
 from config.errors import Unprocessable
 from config.prepared import fetchone_prepared
@@ -18,7 +19,7 @@ from games.engine import GameCode
 from games.models import Daily, Deal
 from leaderboard.models import Room
 
-CANNOT_BE_PLAYED = "This game code cannot be played now."
+CANNOT_BE_PLAYED = gettext_noop("This game code cannot be played now.")
 
 # A daily is published at 01:00 UTC the day after its date (games.models.Daily.publishes_at), so
 # it is still secret while its date is later than the date 25 hours ago.
@@ -50,4 +51,4 @@ def is_secret(code: GameCode, *, now: dt.datetime) -> bool:
 def refuse_if_secret(code: GameCode, *, now: dt.datetime) -> None:
     """A 422 at index 0, as for a code that cannot be played, if `code` is still secret."""
     if is_secret(code, now=now):
-        raise Unprocessable(CANNOT_BE_PLAYED, index=0)
+        raise Unprocessable(gettext(CANNOT_BE_PLAYED), index=0)

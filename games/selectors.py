@@ -6,6 +6,8 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from django.utils.translation import gettext
+
 from config.errors import NotFound
 from games.dailies import is_published
 from games.engine import Game, Move
@@ -25,14 +27,14 @@ def session_for(*, player: Player, session_id: object, lock: bool = False) -> Ga
     try:
         key = uuid.UUID(str(session_id))
     except ValueError:
-        raise NotFound("No such game session.") from None
+        raise NotFound(gettext("No such game session.")) from None
     query = GameSession.objects.select_related("deal", "daily")
     if lock:
         query = query.select_for_update(of=("self",))
     try:
         session = query.get(id=key, player=player)
     except GameSession.DoesNotExist:
-        raise NotFound("No such game session.") from None
+        raise NotFound(gettext("No such game session.")) from None
     session.player = player  # known already: no join for it
     return session
 
@@ -88,6 +90,17 @@ def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
     return [str(action) for action in legal], best, tap
 
 
+def starts_in_ms(session: GameSession, now: dt.datetime) -> int:
+    """A race's countdown: how long until its games may be played (0 once they may)."""
+    return max(0, int((session.started_at - now).total_seconds() * 1000))
+
+
+def _face_down(view: dict[str, Any]) -> dict[str, Any]:
+    """The table before a race's start: every card face down, so nobody studies the deal early."""
+    columns = [{"down": column["down"] + len(column["up"]), "up": []} for column in view["columns"]]
+    return {**view, "columns": columns}
+
+
 def table_counts(game: Game) -> dict[str, int]:
     """What the table draws that the browser must not work out from the rules itself."""
     return {
@@ -95,6 +108,7 @@ def table_counts(game: Game) -> dict[str, int]:
         "deals_left": game.deals_left,
         "sequences": game.layout.sequences,
         "foundations": 4 if game.has_foundations else 0,
+        "home_move_cards": game.home_move_cards,
     }
 
 
@@ -103,7 +117,10 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
     view = game.view()
     if hidden:
         view["code"] = None
-    if session.finished:
+    countdown = starts_in_ms(session, now) if not session.finished else 0
+    if countdown:
+        view = _face_down(view)
+    if session.finished or countdown:
         legal: list[str] = []
         best: dict[str, str] = {}
         tap: dict[str, str] = {}
@@ -129,8 +146,17 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
         "undos": session.undos,
+        "room": _room_of(session),
+        "starts_in_ms": countdown,
         "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,
     }
+
+
+def _room_of(session: GameSession) -> str | None:
+    if not session.in_room:  # most games are in no room: no query for them
+        return None
+    member = getattr(session, "room_member", None)
+    return str(member.room_id) if member is not None else None
 
 
 def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from config import ratelimit
 from config.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
@@ -35,9 +37,9 @@ from operations import metrics
 log = logging.getLogger(__name__)
 
 MAX_TOKEN_CHARS = 32
-GAME_OVER = "This game is over: it accepts no more actions."
-RACED = "This game was changing while your action arrived. Look at it again and retry."
-GUESTS_SIGN_UP = (
+GAME_OVER = gettext_noop("This game is over: it accepts no more actions.")
+RACED = gettext_noop("This game was changing while your action arrived. Look at it again and retry.")
+GUESTS_SIGN_UP = gettext_noop(
     "Sign up to play the daily challenges: they are for players with a name, who get one ranked attempt each. "
     "As a guest you can play any other deal, and a daily's deal once its day is over."
 )
@@ -54,16 +56,18 @@ def start_session(
     daily: str | None = None,
     conceal_code: bool = False,
     in_room: bool = False,
+    starts_at: dt.datetime | None = None,
     now: dt.datetime | None = None,
 ) -> tuple[GameSession, bool]:
     """A refereed game on a code, a fresh deal of a variant, or today's daily.
 
     Returns (session, created): the open ranked daily asked for again is the
-    same session, not a new one.
+    same session, not a new one. A race's games start at `starts_at` (its
+    countdown): no action is taken before, and the clock runs from then.
     """
     now = now or timezone.now()
     if sum(choice is not None for choice in (code, variant, daily)) != 1:
-        raise BadRequest('Give exactly one of "code", "variant" or "daily".')
+        raise BadRequest(gettext('Give exactly one of "code", "variant" or "daily".'))
     if daily is not None:
         return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now)
     if code is not None:
@@ -80,7 +84,7 @@ def start_session(
         board=None if player.is_guest else f"code:{game_code}",
         conceal_code=conceal_code,
         in_room=in_room,
-        started_at=now,
+        started_at=starts_at or now,
         score=game.score,
     )
     live.put(session, game)  # the first view and action need not deal it again
@@ -91,7 +95,7 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
     if player.is_guest:
         # Today's daily is never published yet: a guest's look at it would be a free preview of the
         # deal they could then play ranked under a name.
-        raise NotAuthenticated(GUESTS_SIGN_UP)
+        raise NotAuthenticated(gettext(GUESTS_SIGN_UP))
     close_expired_dailies(now=now)
     the_daily = dailies.daily_for(dailies.utc_today(now), variant, now=now)
     mine = list(GameSession.objects.filter(player=player, daily=the_daily).order_by("-ranked", "started_at")[:2])
@@ -146,22 +150,22 @@ def apply_action(
     """
     now = now or timezone.now()
     if not isinstance(token, str):
-        raise BadRequest('"action" must be a string token such as "3:1>7" or "D".')
+        raise BadRequest(gettext('"action" must be a string token such as "3:1>7" or "D".'))
     if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 1):
-        raise BadRequest('"at" must be the action\'s position in the log: a whole number from 1.')
+        raise BadRequest(gettext('"at" must be the action\'s position in the log: a whole number from 1.'))
     key = session_key(session_id)
     ratelimit.hit_in_process(
         "actions",
         str(key),
         limit=settings.RATE_ACTIONS,
         seconds=1,
-        message="Too many actions on this game.",
+        message=gettext_noop("Too many actions on this game."),
     )
     for _ in range(3):
         session, game = live.take(key) or _load(player, key)
         if session.player_id != player.pk:
             live.put(session, game)
-            raise NotFound("No such game session.")
+            raise NotFound(gettext("No such game session."))
         if at is not None and at != session.action_count + 1:
             if stored_position(key) != (session.action_count, session.finished):
                 continue  # this process's state is behind: look again at the stored one
@@ -194,7 +198,7 @@ def apply_action(
         live.put(session, game)
         transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
         return session, game
-    raise Conflict(RACED)
+    raise Conflict(gettext(RACED))
 
 
 def _answer_resend(session: GameSession, token: str, at: int) -> None:
@@ -203,8 +207,11 @@ def _answer_resend(session: GameSession, token: str, at: int) -> None:
     if stored is not None and stored == _canonical(token):
         return  # already applied: the answer is the game as it is
     raise Conflict(
-        f"This game has {session.action_count} actions, so action {at} cannot be played now. "
-        "Look at the game again and retry."
+        gettext(
+            "This game has %(actions)s actions, so action %(at)s cannot be played now. "
+            "Look at the game again and retry."
+        )
+        % {"actions": session.action_count, "at": at}
     )
 
 
@@ -215,11 +222,16 @@ def _canonical(token: str) -> str | None:
         return None
 
 
+def not_started(session: GameSession, now: dt.datetime) -> str:
+    seconds = max(1, -int((now - session.started_at).total_seconds() // 1))
+    return ngettext("The race starts in %(n)s second.", "The race starts in %(n)s seconds.", seconds) % {"n": seconds}
+
+
 def session_key(session_id: object) -> uuid.UUID:
     try:
         return uuid.UUID(str(session_id))
     except ValueError:
-        raise NotFound("No such game session.") from None
+        raise NotFound(gettext("No such game session.")) from None
 
 
 def _load(player: Player, key: uuid.UUID) -> tuple[GameSession, Game]:
@@ -230,16 +242,19 @@ def _load(player: Player, key: uuid.UUID) -> tuple[GameSession, Game]:
 def _judge(session: GameSession, game: Game, token: str, now: dt.datetime) -> Action:
     """The engine's verdict on `token` (the game changes only if it is legal)."""
     if session.finished:
-        raise Conflict(GAME_OVER)
+        raise Conflict(gettext(GAME_OVER))
     if session.daily is not None and now >= session.daily.publishes_at:
         _close_daily_attempt(session.id)  # its own transaction: the attempt stays ended
-        raise Conflict(GAME_OVER)
+        raise Conflict(gettext(GAME_OVER))
+    if now < session.started_at:
+        raise Conflict(not_started(session, now))
     position = session.action_count + 1
     if len(token) > MAX_TOKEN_CHARS:
-        raise Unprocessable("That is not an action token.", index=position, token=token[:MAX_TOKEN_CHARS])
+        raise Unprocessable(gettext("That is not an action token."), index=position, token=token[:MAX_TOKEN_CHARS])
     if session.action_count >= MAX_LOG_TOKENS:
         raise Unprocessable(
-            f"This game has reached {MAX_LOG_TOKENS:,} actions, the most one game may have. Finish it.",
+            gettext("This game has reached %(limit)s actions, the most one game may have. Finish it.")
+            % {"limit": number_format(MAX_LOG_TOKENS, force_grouping=True)},
             index=position,
             token=token,
             rule="log_too_long",
@@ -258,7 +273,7 @@ def _append_winning(
         locked = session_for(player=player, session_id=session.id, lock=True)
         if (locked.action_count, locked.finished) != (session.action_count, False):
             live.forget(session.id)
-            raise Conflict(RACED)
+            raise Conflict(gettext(RACED))
         position = locked.action_count + 1
         GameAction.objects.create(session=locked, seq=position, token=str(action))
         _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
@@ -277,7 +292,7 @@ def finish_session(*, player: Player, session_id: object, now: dt.datetime | Non
     with transaction.atomic():
         session = session_for(player=player, session_id=session_id, lock=True)
         if session.finished:
-            raise Conflict(GAME_OVER)
+            raise Conflict(gettext(GAME_OVER))
         if session.daily is not None:
             now = min(now, session.daily.publishes_at)
         game = live.game_for(session)
@@ -406,7 +421,7 @@ def submit_log(
         str(player.pk),
         limit=settings.RATE_SUBMISSIONS,
         seconds=60,
-        message="Too many submissions.",
+        message=gettext_noop("Too many submissions."),
     )
     if key is None:
         status, body, _ = _verify_submission(
@@ -435,7 +450,7 @@ def submit_log(
 
 def _replayed(earlier: Submission, digest: str) -> tuple[int, dict[str, Any]]:
     if earlier.body_digest != digest:
-        raise Conflict("This submission key was already used for a different submission.")
+        raise Conflict(gettext("This submission key was already used for a different submission."))
     return earlier.status, earlier.response
 
 
@@ -443,9 +458,9 @@ def _verify_submission(
     *, player: Player, code: object, moves: object, claimed_score: object, now: dt.datetime
 ) -> tuple[int, dict[str, Any], Result | None]:
     if not isinstance(moves, list):
-        raise BadRequest('"moves" must be a list of tokens.')
+        raise BadRequest(gettext('"moves" must be a list of tokens.'))
     if claimed_score is not None and (isinstance(claimed_score, bool) or not isinstance(claimed_score, int)):
-        raise BadRequest('"claimed_score" must be a whole number.')
+        raise BadRequest(gettext('"claimed_score" must be a whole number.'))
     game_code = parse_code(code)
     # Before the replay: its refusals and its numbers would be answers about a secret deal.
     secret_codes.refuse_if_secret(game_code, now=now)
@@ -460,7 +475,8 @@ def _verify_submission(
         return _refusal(message, index=error.index, token=error.token, rule=error.rule or None)
     if claimed_score is not None and claimed_score != outcome.score:
         return _refusal(
-            f"You claimed {claimed_score} points, but the replay of your moves scores {outcome.score}.",
+            gettext("You claimed %(claimed)s points, but the replay of your moves scores %(score)s.")
+            % {"claimed": claimed_score, "score": outcome.score},
             index=None,
         )
     if submitted.available():

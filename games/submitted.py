@@ -18,6 +18,7 @@ from functools import cache
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import Conflict
 from config.prepared import fetchone_prepared
@@ -123,7 +124,9 @@ def store(*, player: Player, outcome: Outcome, code: GameCode, finished_at: dt.d
     sql = (_STORE_UNRANKED, _STORE_RANKED, _STORE_RANKED_CLEAN)[len(boards)]
     row = _execute(sql, values) or _execute(sql, values)  # a second run sees a deal raced in meanwhile
     if row is None:  # not seen in practice: the second run's snapshot has the deal that raced in
-        raise Conflict("This game code was being stored by another request just now. Send the submission again.")
+        raise Conflict(
+            gettext("This game code was being stored by another request just now. Send the submission again.")
+        )
     result_id, deal_id, *versions = row
     deal.pk, result.pk = deal_id, result_id
     result.deal = deal  # sets deal_id and keeps the instance (setting deal_id alone would drop it)

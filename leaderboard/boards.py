@@ -6,7 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from config.errors import BadRequest, NotFound
+from games import refusals
 from games.engine import DAILY_VARIANTS, GameCode, InvalidCode, parse_variant
 
 CLEAN = ":clean"
@@ -44,7 +47,7 @@ def parse_board(text: object, *, today: dt.date | None = None) -> Board:
     With `today`, a daily board of a later date is NotFound: its deal does not exist yet.
     """
     if not isinstance(text, str) or ":" not in text:
-        raise BadRequest(f"A board is {_SHAPES}.")
+        raise BadRequest(gettext("A board is %(shapes)s.") % {"shapes": _SHAPES})
     kind, _, rest = text.strip().partition(":")
     kind = kind.lower()
     clean = rest.lower().endswith(CLEAN)
@@ -57,9 +60,12 @@ def parse_board(text: object, *, today: dt.date | None = None) -> Board:
         elif kind == "daily":
             board = _daily(rest, today)
         else:
-            raise BadRequest(f"Unknown kind of board {kind!r}: a board is {_SHAPES}.")
+            raise BadRequest(
+                gettext("Unknown kind of board %(kind)s: a board is %(shapes)s.")
+                % {"kind": repr(kind), "shapes": _SHAPES}
+            )
     except InvalidCode as error:
-        raise BadRequest(f"{error.message}.") from None
+        raise BadRequest(f"{refusals.of_error(error)}.") from None
     if clean:
         return Board(id=clean_twin(board.id), variant=board.variant, date=board.date, clean=True)
     return board
@@ -72,10 +78,13 @@ def _daily(rest: str, today: dt.date | None) -> Board:
     except ValueError:
         date = None
     if date is None:
-        raise BadRequest(f"{date_text!r} is not a date written YYYY-MM-DD.")
+        raise BadRequest(gettext("%(date)s is not a date written YYYY-MM-DD.") % {"date": repr(date_text)})
     variant = parse_variant(variant_text)
     if variant not in DAILY_VARIANTS:
-        raise BadRequest(f"{variant} has no daily challenge. The dailies are: {', '.join(DAILY_VARIANTS)}.")
+        raise BadRequest(
+            gettext("%(variant)s has no daily challenge. The dailies are: %(dailies)s.")
+            % {"variant": variant, "dailies": ", ".join(DAILY_VARIANTS)}
+        )
     if today is not None and date > today:
-        raise NotFound(f"The dailies of {date.isoformat()} are not out yet.")
+        raise NotFound(gettext("The dailies of %(date)s are not out yet.") % {"date": date.isoformat()})
     return Board(id=f"daily:{date.isoformat()}:{variant}", variant=variant, date=date)

@@ -15,6 +15,7 @@ from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from config.errors import BadRequest, NotAuthenticated, ServiceError
 from config.ws import JsonConsumer, encode_frame, in_database_thread
@@ -30,7 +31,7 @@ CLOSE_NOT_FOUND = 4404
 COALESCE_SECONDS = 0.25
 
 
-PAUSED = (
+PAUSED = gettext_noop(
     "Live updates are paused: the server cannot reach its message service. "
     "This page shows the state when you opened it and refreshes by itself when live updates resume."
 )
@@ -79,7 +80,7 @@ class LiveConsumer(JsonConsumer):
     async def live_paused(self, event: dict[str, Any]) -> None:
         if not self.paused:
             self.paused = True
-            await self.send_error(503, PAUSED)
+            await self.send_error(503, gettext(PAUSED))
 
     async def live_resumed(self, event: dict[str, Any]) -> None:
         if self.paused:
@@ -213,7 +214,7 @@ def _limit(scope: dict[str, Any]) -> int:
     text = values[-1]
     value = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else 0
     if not 1 <= value <= selectors.MAX_LIMIT:
-        raise BadRequest(f"limit is a whole number from 1 to {selectors.MAX_LIMIT}.")
+        raise BadRequest(gettext("limit is a whole number from 1 to %(limit)s.") % {"limit": selectors.MAX_LIMIT})
     return value
 
 
@@ -252,10 +253,12 @@ class RoomConsumer(LiveConsumer):
 
     async def receive_message(self, message: dict[str, Any]) -> None:
         if message["type"] != "start":
-            await self.send_error(400, 'The only message a room accepts is {"type": "start"}, from its host.')
+            await self.send_error(400, gettext('The only message a room accepts is {"type": "start"}, from its host.'))
             return
         if self.viewer is None:
-            await self.send_refusal(NotAuthenticated("Sign in or start a guest game first: this needs a player."))
+            await self.send_refusal(
+                NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
+            )
             return
         try:
             await database_sync_to_async(rooms.start_room)(room_id=self.room_id, player=self.viewer)

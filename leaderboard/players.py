@@ -10,6 +10,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext, gettext_noop
 from rest_framework.authtoken.models import Token
 
 from config import ratelimit
@@ -29,9 +30,9 @@ def create_guest() -> Player:
 def _check_name(username: str) -> str:
     name = username.strip()
     if not NAME_RULE.fullmatch(name):
-        raise Unprocessable("A name is 3 to 20 characters: letters, digits, '_' and '-' only.")
+        raise Unprocessable(gettext("A name is 3 to 20 characters: letters, digits, '_' and '-' only."))
     if Player.objects.filter(username__iexact=name).exists():
-        raise Conflict(f"The name {name!r} is taken. Pick another.")
+        raise Conflict(gettext("The name %(name)s is taken. Pick another.") % {"name": repr(name)})
     return name
 
 
@@ -49,7 +50,7 @@ def sign_up(*, username: str, password: str, address: str, guest: Player | None 
         address,
         limit=settings.RATE_SIGNUPS,
         seconds=3600,
-        message="Too many sign-ups from this address.",
+        message=gettext_noop("Too many sign-ups from this address."),
     )
     name = _check_name(username)
     player = guest if guest is not None and guest.is_guest else Player(is_guest=False)
@@ -61,18 +62,18 @@ def sign_up(*, username: str, password: str, address: str, guest: Player | None 
         with transaction.atomic():
             player.save()
     except IntegrityError:
-        raise Conflict(f"The name {name!r} is taken. Pick another.") from None
+        raise Conflict(gettext("The name %(name)s is taken. Pick another.") % {"name": repr(name)}) from None
     return player
 
 
 def log_in(*, username: str, password: str) -> Player:
     name = username.strip().lower()
     bucket_args = {"limit": settings.RATE_LOGIN_FAILURES, "seconds": 300}
-    ratelimit.check("login", name, message="Too many failed log-ins for this name.", **bucket_args)
+    ratelimit.check("login", name, message=gettext_noop("Too many failed log-ins for this name."), **bucket_args)
     player = authenticate(username=_stored_name(username), password=password)
     if player is None or not isinstance(player, Player) or player.is_guest:
         ratelimit.record("login", name, seconds=300)
-        raise NotAuthenticated("Wrong name or password.")
+        raise NotAuthenticated(gettext("Wrong name or password."))
     return player
 
 

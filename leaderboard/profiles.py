@@ -9,6 +9,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from config.errors import BadRequest, NotFound
 from games.selectors import result_document
@@ -21,7 +22,7 @@ SERIES_POINTS = 200  # per variant: the most recent games
 def player_page(*, name: str, limit: int, cursor: str | None, now: dt.datetime) -> dict[str, Any]:
     player = Player.objects.filter(username__iexact=name.strip(), is_guest=False, is_active=True).first()
     if player is None:
-        raise NotFound(f"No player is called {name!r}.")
+        raise NotFound(gettext("No player is called %(name)s.") % {"name": repr(name)})
     today = now.astimezone(dt.UTC).date()
     results, next_cursor = _recent(player, limit, cursor)
     return {
@@ -80,4 +81,4 @@ def _decode(cursor: str) -> tuple[dt.datetime, int]:
             raise ValueError(text)
         return finished_at, int(pk)
     except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise BadRequest("That cursor is not valid: use the next_cursor of the previous page.") from None
+        raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page.")) from None

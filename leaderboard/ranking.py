@@ -15,6 +15,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Final
 
+from django.utils.translation import gettext
+
 from config.errors import BadRequest
 
 _PROGRESS_TOP: Final = 999
@@ -77,5 +79,5 @@ def decode_cursor(cursor: str) -> str:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         key = ""
     if len(key) != KEY_LENGTH or not key.isdigit():
-        raise BadRequest("That cursor is not valid: use the next_cursor of the previous page.")
+        raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
     return key

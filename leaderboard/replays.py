@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.utils.translation import gettext
+
 from config.errors import BadRequest, NotFound
 from games.engine import Game
 from games.selectors import result_document, table_counts
@@ -19,9 +21,9 @@ def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dic
     """The full state after `step` actions of the verified log, with the token that led there."""
     result = _result(result_id)
     if result.daily is not None and now < result.daily.publishes_at:
-        raise NotFound("This daily's replays open when the day is over.")
+        raise NotFound(gettext("This daily's replays open when the day is over."))
     if result.session is not None and result.session.conceal_code:
-        raise NotFound("This race's replays open when the race is over.")
+        raise NotFound(gettext("This race's replays open when the race is over."))
     tokens = result.log.split()
     position = _step(step, len(tokens))
     game = Game.from_code(result.deal.code)
@@ -45,7 +47,7 @@ def _result(result_id: object) -> Result:
         Result.objects.select_related("deal", "daily", "player", "session").filter(pk=key).first() if key > 0 else None
     )
     if result is None:
-        raise NotFound("No such result.")
+        raise NotFound(gettext("No such result."))
     return result
 
 
@@ -55,5 +57,8 @@ def _step(step: object, steps: int) -> int:
     text = str(step)
     position = int(text) if text.isascii() and text.isdigit() else -1
     if not 0 <= position <= steps:
-        raise BadRequest(f"step is a whole number from 0 to {steps}: the actions of this game replayed so far.")
+        raise BadRequest(
+            gettext("step is a whole number from 0 to %(steps)s: the actions of this game replayed so far.")
+            % {"steps": steps}
+        )
     return position

@@ -10,8 +10,10 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import BadRequest, Conflict, Forbidden, NotFound
 from games import secret_codes
@@ -28,20 +30,20 @@ def room_for(room_id: object, *, lock: bool = False) -> Room:
     try:
         key = uuid.UUID(str(room_id))
     except ValueError:
-        raise NotFound("No such race room.") from None
+        raise NotFound(gettext("No such race room.")) from None
     rooms = Room.objects.select_related("host")
     if lock:
         rooms = rooms.select_for_update(of=("self",))
     room = rooms.filter(id=key).first()
     if room is None:
-        raise NotFound("No such race room.")
+        raise NotFound(gettext("No such race room."))
     return room
 
 
 def create_room(*, host: Player, variant: object = None, code: object = None) -> Room:
     """A room on a chosen code (shown to all), or on a fresh deal of a variant (hidden until the end)."""
     if (variant is None) == (code is None):
-        raise BadRequest('Give exactly one of "variant" or "code".')
+        raise BadRequest(gettext('Give exactly one of "variant" or "code".'))
     if code is not None:
         game_code, hidden = parse_code(code), False
         secret_codes.refuse_if_secret(game_code, now=timezone.now())
@@ -60,9 +62,9 @@ def join_room(*, room_id: object, player: Player) -> Room:
         if room.members.filter(player=player).exists():
             return room
         if room.state != Room.State.LOBBY:
-            raise Conflict("This race has already started: you can watch it, but not join.")
+            raise Conflict(gettext("This race has already started: you can watch it, but not join."))
         if room.members.count() >= MAX_PLAYERS:
-            raise Conflict(f"This room is full: a race has at most {MAX_PLAYERS} players.")
+            raise Conflict(gettext("This room is full: a race has at most %(limit)s players.") % {"limit": MAX_PLAYERS})
         RoomMember.objects.create(room=room, player=player)
         _announce_on_commit(room)
     return room
@@ -73,18 +75,20 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
     from games.services import start_session  # games.services imports this module's callers
 
     now = now or timezone.now()
+    # From the host's start to the go everyone's cards stay face down and nobody may act.
+    go = now + dt.timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.host_id != player.pk:
-            raise Forbidden("Only the host can start the race.")
+            raise Forbidden(gettext("Only the host can start the race."))
         if room.state != Room.State.LOBBY:
-            raise Conflict("This race has already started.")
+            raise Conflict(gettext("This race has already started."))
         for member in room.members.select_related("player"):
             member.session, _ = start_session(
-                player=member.player, code=room.code, conceal_code=room.hidden, in_room=True, now=now
+                player=member.player, code=room.code, conceal_code=room.hidden, in_room=True, starts_at=go, now=now
             )
             member.save(update_fields=["session"])
-        room.state, room.started_at = Room.State.RACING, now
+        room.state, room.started_at = Room.State.RACING, go
         room.save(update_fields=["state", "started_at"])
         _announce_on_commit(room)
     return room
@@ -98,7 +102,7 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.host_id != player.pk:
-            raise Forbidden("Only the host can end the race.")
+            raise Forbidden(gettext("Only the host can end the race."))
         if room.state == Room.State.FINISHED:
             return room
         for member in room.members.select_related("player", "session").filter(
@@ -168,9 +172,16 @@ def room_document(room: Room) -> dict[str, Any]:
         "code": None if room.hidden and room.state != Room.State.FINISHED else room.code,
         "created_at": room.created_at.isoformat(),
         "started_at": room.started_at.isoformat() if room.started_at else None,
+        "starts_in_ms": _starts_in_ms(room),
         "ended_at": room.ended_at.isoformat() if room.ended_at else None,
         "players": players,
     }
+
+
+def _starts_in_ms(room: Room) -> int:
+    if room.started_at is None or room.state != Room.State.RACING:
+        return 0
+    return max(0, int((room.started_at - timezone.now()).total_seconds() * 1000))
 
 
 def you_in(room: Room, player: Player | None) -> dict[str, Any]:

@@ -27,6 +27,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _races_start_at_once(settings: Any) -> None:
+    """A race's countdown would make every room test wait; the countdown's own tests set one."""
+    settings.RACE_COUNTDOWN_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Rate-limit counters and cached state must not leak from one test to the next."""
     from django.core.cache import cache

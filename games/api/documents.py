@@ -56,6 +56,7 @@ TableCounts = inline_serializer(
         "deals_left": serializers.IntegerField(help_text="deals the stock still holds"),
         "sequences": serializers.IntegerField(help_text="sequences removed to win (0 in Russian)"),
         "foundations": serializers.IntegerField(help_text="foundation piles (4 in Russian, else 0)"),
+        "home_move_cards": serializers.IntegerField(help_text="cards one move to a foundation takes (0: none)"),
     },
 )
 
@@ -80,7 +81,26 @@ SessionDocument = inline_serializer(
         "elapsed_ms": serializers.IntegerField(),
         "actions": serializers.IntegerField(),
         "undos": serializers.IntegerField(help_text="undos played so far; a game with none is clean"),
+        "room": serializers.UUIDField(allow_null=True, help_text="the race room this game is played in, if any"),
+        "starts_in_ms": serializers.IntegerField(
+            help_text="a race's countdown: until then the cards are face down and no action is taken"
+        ),
         "result": SessionResultDocument,
+    },
+)
+
+WhyDocument = inline_serializer(
+    "Why",
+    {
+        "group": serializers.CharField(required=False, help_text="the group asked about, column:count"),
+        "action": serializers.CharField(required=False, help_text="the action asked about"),
+        "targets": serializers.ListField(
+            child=serializers.IntegerField(), required=False, help_text="a group's legal target columns"
+        ),
+        "allowed": serializers.BooleanField(),
+        "rule": serializers.CharField(allow_null=True, help_text="the id of the rule it breaks, null if none"),
+        "params": serializers.DictField(allow_null=True, help_text="what the rule's sentence names"),
+        "message": serializers.CharField(allow_null=True, help_text="the rule in the player's language"),
     },
 )
 
@@ -103,6 +123,48 @@ DailyOverview = inline_serializer(
                 },
             )
         ),
+    },
+)
+
+_NAMED = {"name": serializers.CharField(help_text="in the player's language")}
+
+VariantsDocument = inline_serializer(
+    "Variants",
+    {
+        "games": inline_serializer(
+            "GameChoice",
+            {
+                "prefix": serializers.CharField(help_text="SP1, SD1 or RU1"),
+                "key": serializers.CharField(help_text="the rules page: spider, spiderette, russian"),
+                "name": serializers.CharField(),
+                "columns": serializers.IntegerField(),
+                "sequences": serializers.IntegerField(),
+                "suits": inline_serializer(
+                    "SuitsChoice",
+                    {"suits": serializers.IntegerField(), **_NAMED, "level": serializers.CharField()},
+                    many=True,
+                ),
+                "rules": inline_serializer(
+                    "RuleChoice",
+                    {"rule": serializers.CharField(), **_NAMED, "note": serializers.CharField()},
+                    many=True,
+                ),
+            },
+            many=True,
+        ),
+        "variants": inline_serializer(
+            "VariantChoice",
+            {
+                "id": serializers.CharField(help_text="SP1-S4C, SD1-S2, RU1-C, ..."),
+                "game": serializers.CharField(help_text="the game's prefix"),
+                "suits": serializers.IntegerField(),
+                "rule": serializers.CharField(help_text="C (Classic) or R (Relaxed)"),
+                "daily": serializers.BooleanField(help_text="has a daily challenge"),
+                **_NAMED,
+            },
+            many=True,
+        ),
+        "daily": serializers.ListField(child=serializers.CharField(), help_text="the daily variants, in order"),
     },
 )
 

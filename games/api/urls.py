@@ -6,7 +6,9 @@ urlpatterns = [
     path("sessions", views.SessionsView.as_view(), name="sessions"),
     path("sessions/<str:session_id>", views.SessionView.as_view(), name="session"),
     path("sessions/<str:session_id>/actions", views.ActionsView.as_view(), name="session-actions"),
+    path("sessions/<str:session_id>/why", views.WhyView.as_view(), name="session-why"),
     path("sessions/<str:session_id>/finish", views.FinishView.as_view(), name="session-finish"),
     path("submissions", views.SubmissionsView.as_view(), name="submissions"),
     path("daily", views.DailyView.as_view(), name="daily"),
+    path("variants", views.VariantsView.as_view(), name="variants"),
 ]

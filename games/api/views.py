@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -13,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import BadRequest
-from games import dailies, live, selectors, services
+from games import dailies, live, selectors, services, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from games.deals import MAX_CODE_CHARS
@@ -77,6 +78,26 @@ class ActionsView(APIView):
             player=_player(request), session_id=session_id, token=data["action"], at=data.get("at"), now=now
         )
         return Response(selectors.session_document(session, game, now=now))
+
+
+class WhyView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("group", str, description="column:count, like 3:4: may these cards be picked up?"),
+            OpenApiParameter("action", str, description="a token, like 3:4>7: why is it refused?"),
+        ],
+        responses={200: documents.WhyDocument, **documents.REFUSALS},
+        operation_id="why_not",
+        summary="Why a group cannot be picked up, or an action played, now (changes nothing)",
+    )
+    def get(self, request: Request, session_id: str) -> Response:
+        query = request.query_params
+        answer = why.why_not(
+            player=_player(request), session_id=session_id, group=query.get("group"), action=query.get("action")
+        )
+        return Response(answer)
 
 
 class FinishView(APIView):
@@ -155,10 +176,22 @@ class DailyView(APIView):
         return Response({"date": date.isoformat(), "dailies": overview})
 
 
+class VariantsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: documents.VariantsDocument, **documents.REFUSALS},
+        operation_id="variants",
+        summary="The games and variants to choose from, with their names in my language (from the engine)",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(variants.catalogue())
+
+
 def _date_param(text: str | None, *, default: dt.date) -> dt.date:
     if text is None or text == "":
         return default
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise BadRequest("The date must look like 2026-11-30.") from None
+        raise BadRequest(gettext("The date must look like 2026-11-30.")) from None

@@ -52,6 +52,8 @@ class Game:
     )
 
     has_foundations: ClassVar[bool] = False
+    # How many cards one move to a foundation takes (Russian Solitaire: the top card); 0: no foundations.
+    home_move_cards: ClassVar[int] = 0
 
     code: GameCode
     layout: Layout
@@ -268,6 +270,22 @@ class Game:
             return []
         return [t + 1 for t in range(len(self._cols)) if t != s and self._move_refusal(s, count, t) is None]
 
+    def lift_refusal(self, column: int, count: int) -> IllegalAction | None:
+        """Why the top ``count`` cards of ``column`` cannot be picked up together now, whatever
+        the target (``group_one_suit``, ``not_a_run``, ``group_too_big``, ...), or None if they can.
+
+        A group that can be picked up may still have nowhere to go: ``targets`` says where it may.
+        Only face-up cards are judged, so the answer tells nothing a player cannot see.
+        """
+        if self._won:
+            return IllegalAction(_WON_RULE)
+        if type(column) is not int or type(count) is not int:
+            raise TypeError(f"column and count are ints, not {column!r} and {count!r}")
+        s = column - 1
+        if not 0 <= s < len(self._cols):
+            return column_range(self, s)
+        return self._lift_refusal(s, count)
+
     def best_target(self, column: int, count: int) -> int | None:
         """Where a double-click sends the group, as the seeds describe; ties go leftmost."""
         targets = self.targets(column, count)
@@ -380,6 +398,11 @@ class Game:
         cols = self._cols
         if not (0 <= s < len(cols) and 0 <= t < len(cols)):
             return column_range(self, s, t)
+        return self._face_up_refusal(s, n)
+
+    def _face_up_refusal(self, s: int, n: int) -> IllegalAction | None:
+        """Whether column ``s`` (which exists) has ``n`` face-up cards to take."""
+        cols = self._cols
         if n < 1:
             return IllegalAction("move_no_cards")
         size = len(cols[s])
@@ -389,6 +412,10 @@ class Game:
         if n > up:
             return IllegalAction("not_enough_face_up", {"column": s + 1, "up": up})
         return None
+
+    def _lift_refusal(self, s: int, n: int) -> IllegalAction | None:
+        """Why the top ``n`` cards of column ``s`` (which exists) do not move together, whatever the target."""
+        raise NotImplementedError
 
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         raise NotImplementedError

@@ -30,6 +30,7 @@ class RussianGame(Game):
 
     has_stock: ClassVar[bool] = False
     has_foundations: ClassVar[bool] = True
+    home_move_cards: ClassVar[int] = 1
 
     _classic: bool
 
@@ -76,13 +77,18 @@ class RussianGame(Game):
 
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         refusal = self._group_refusal(s, n, t)
+        if refusal is None:
+            refusal = self._too_big(n)
         if refusal is not None:
             return refusal
-        col = self._cols[s]
-        size = len(col)
-        if n > MAX_GROUP:
-            return IllegalAction("group_too_big", {"limit": MAX_GROUP, "count": n})
-        return self._fit_refusal(col[size - n], t)
+        return self._fit_refusal(self._cols[s][-n], t)
+
+    def _lift_refusal(self, s: int, n: int) -> IllegalAction | None:
+        return self._face_up_refusal(s, n) or self._too_big(n)
+
+    @staticmethod
+    def _too_big(n: int) -> IllegalAction | None:
+        return IllegalAction("group_too_big", {"limit": MAX_GROUP, "count": n}) if n > MAX_GROUP else None
 
     def _do_move(self, s: int, n: int, t: int) -> None:
         col = self._cols[s]

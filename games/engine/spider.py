@@ -8,7 +8,7 @@ from .actions import DEAL, Action, Move
 from .cards import NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
 from .errors import IllegalAction
-from .game import Game, Record
+from .game import Game, Record, column_range
 
 # The card one rank lower of the same suit, or -1 below an ace.
 _LOWER_SAME: Final[tuple[int, ...]] = tuple(c - 1 if c % 13 else -1 for c in range(52))
@@ -41,16 +41,32 @@ class SpiderGame(Game):
     # ------------------------------------------------------------------ moves
 
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
-        refusal = self._group_refusal(s, n, t)
+        cols = self._cols
+        if not (0 <= s < len(cols) and 0 <= t < len(cols)):
+            return column_range(self, s, t)
+        refusal = self._lift_refusal(s, n)
         if refusal is not None:
             return refusal
-        cols = self._cols
-        col = cols[s]
+        bottom = cols[s][-n]
+        target = cols[t]
+        if target:
+            top = target[-1]
+            if RANK_OF[top] != RANK_OF[bottom] + 1:
+                fit: dict[str, str | int] = {"card": NAME_OF[bottom], "top": NAME_OF[top]}
+                if RANK_OF[top] == 0:
+                    return IllegalAction("nothing_onto_ace", fit)
+                return IllegalAction("doesnt_fit", fit)
+        return None
+
+    def _lift_refusal(self, s: int, n: int) -> IllegalAction | None:
+        refusal = self._face_up_refusal(s, n)
+        if refusal is not None:
+            return refusal
+        col = self._cols[s]
         size = len(col)
         start = size - n
-        bottom = col[start]
         if n > 1:
-            prev = bottom
+            prev = col[start]
             if self._classic:
                 for i in range(start + 1, size):
                     c = col[i]
@@ -67,14 +83,6 @@ class SpiderGame(Game):
                     if RANK_OF[c] + 1 != RANK_OF[prev]:
                         return _not_a_run(c, prev)
                     prev = c
-        target = cols[t]
-        if target:
-            top = target[-1]
-            if RANK_OF[top] != RANK_OF[bottom] + 1:
-                fit: dict[str, str | int] = {"card": NAME_OF[bottom], "top": NAME_OF[top]}
-                if RANK_OF[top] == 0:
-                    return IllegalAction("nothing_onto_ace", fit)
-                return IllegalAction("doesnt_fit", fit)
         return None
 
     def _do_move(self, s: int, n: int, t: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -46,7 +47,7 @@ class LeaderboardView(APIView):
     def get(self, request: Request, board: str) -> Response:
         around = request.query_params.get("around")
         if around not in (None, "me"):
-            raise BadRequest('around takes one value: "me".')
+            raise BadRequest(gettext('around takes one value: "me".'))
         now = timezone.now()
         the_board = parse_board(board, today=now.date())
         if the_board.date is not None:

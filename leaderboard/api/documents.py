@@ -32,6 +32,43 @@ LeaderboardDocument = inline_serializer(
     },
 )
 
+ArchiveDocument = inline_serializer(
+    "DailyArchive",
+    {
+        "days": inline_serializer(
+            "ArchiveDay",
+            {
+                "date": serializers.DateField(),
+                "boards": inline_serializer(
+                    "ArchiveBoard",
+                    {
+                        "board": serializers.CharField(),
+                        "variant": serializers.CharField(),
+                        "players": serializers.IntegerField(help_text="players ranked on it"),
+                        "leader": _Entry(allow_null=True, help_text="its first entry; null if nobody ranked"),
+                    },
+                    many=True,
+                ),
+            },
+            many=True,
+        ),
+        "next_before": serializers.DateField(allow_null=True, help_text="the next page's before; null at the end"),
+    },
+)
+
+AllTimeDocument = inline_serializer(
+    "AllTimeBoard",
+    {
+        "variant": serializers.CharField(),
+        "by": serializers.ChoiceField(choices=["best", "wins", "streak"]),
+        "entries": serializers.ListField(
+            child=serializers.DictField(),
+            help_text="best: leaderboard entries (each player's best verified result on any deal of the "
+            "variant); wins and streak: {rank, player, games, wins, best_score, daily_streak, best_daily_streak}",
+        ),
+    },
+)
+
 _STATS = {
     "variant": serializers.CharField(),
     "games": serializers.IntegerField(),
@@ -105,7 +142,8 @@ RoomDocument = inline_serializer(
         "variant": serializers.CharField(),
         "code": serializers.CharField(allow_null=True, help_text="null while a fresh deal's race is on"),
         "created_at": serializers.DateTimeField(),
-        "started_at": serializers.DateTimeField(allow_null=True),
+        "started_at": serializers.DateTimeField(allow_null=True, help_text="the go, after the countdown"),
+        "starts_in_ms": serializers.IntegerField(help_text="the countdown to the go; 0 once the race is on"),
         "ended_at": serializers.DateTimeField(allow_null=True),
         "players": inline_serializer("RacerProgress", _PROGRESS, many=True),
         "you": inline_serializer(

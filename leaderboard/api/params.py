@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from rest_framework.request import Request
 
 from config.errors import BadRequest, NotAuthenticated
@@ -15,14 +16,14 @@ def limit(request: Request, *, default: int = DEFAULT_LIMIT) -> int:
         return default
     value = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else 0
     if not 1 <= value <= MAX_LIMIT:
-        raise BadRequest(f"limit is a whole number from 1 to {MAX_LIMIT}.")
+        raise BadRequest(gettext("limit is a whole number from 1 to %(limit)s.") % {"limit": MAX_LIMIT})
     return value
 
 
 def cursor(request: Request) -> str | None:
     text = request.query_params.get("cursor")
     if text is not None and (not text or len(text) > 200):
-        raise BadRequest("That cursor is not valid: use the next_cursor of the previous page.")
+        raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
     return text
 
 
@@ -34,5 +35,5 @@ def viewer(request: Request) -> Player | None:
 def player(request: Request) -> Player:
     found = viewer(request)
     if found is None:
-        raise NotAuthenticated("Sign in or start a guest game first: this needs a player.")
+        raise NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
     return found

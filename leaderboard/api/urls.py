@@ -1,12 +1,14 @@
 from django.urls import path
 
-from leaderboard.api import auth, boards, player_pages, replays, rooms
+from leaderboard.api import auth, boards, league, player_pages, replays, rooms
 
 urlpatterns = [
     path("auth/signup", auth.SignUpView.as_view(), name="signup"),
     path("auth/login", auth.LogInView.as_view(), name="login"),
     path("auth/logout", auth.LogOutView.as_view(), name="logout"),
     path("auth/me", auth.MeView.as_view(), name="me"),
+    path("leaderboards/archive", league.DailyArchiveView.as_view(), name="daily-archive"),
+    path("leaderboards/all-time/<str:variant>", league.AllTimeView.as_view(), name="all-time-board"),
     path("leaderboards/<str:board>", boards.LeaderboardView.as_view(), name="leaderboard"),
     path("players/<str:name>", player_pages.PlayerPageView.as_view(), name="player-page"),
     path("results/<str:result_id>/replay", replays.ReplayView.as_view(), name="result-replay"),

@@ -8,6 +8,7 @@ The test process reaches the database only through `django_db_blocker` when a te
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -26,6 +27,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).resolve().parent / "screenshots"
+SCREENS = Path(__file__).resolve().parent / "screens"  # the reviewed screenshots, committed
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -142,3 +144,11 @@ def page(browser, server: str):
 def shot(page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def keep(page, name: str) -> None:
+    """A screenshot for the reviewed set beside the tests: SCREENS=update copies it into screens/."""
+    shot(page, name)
+    if os.environ.get("SCREENS") == "update":
+        SCREENS.mkdir(exist_ok=True)
+        shutil.copy(SHOTS / f"{name}.png", SCREENS / f"{name}.png")

@@ -71,10 +71,10 @@ def test_spider_drag_undo_double_click_deal_and_refusal(page) -> None:
 
     # Deal from the stock: 5 deals, one gone.
     stock = page.locator("[data-stock]")
-    expect(stock).to_have_attribute("aria-label", re.compile("5 deals left"))
+    expect(stock).to_have_accessible_name(re.compile("5 deals left"))
     stock.click()
     expect(page.locator("[data-moves]")).to_have_text("2")
-    expect(stock).to_have_attribute("aria-label", re.compile("4 deals left"))
+    expect(stock).to_have_accessible_name(re.compile("4 deals left"))
     assert api_get(page, f"/api/sessions/{doc['id']}")["view"]["stock"] == 40
     shot(page, "play-spider-after-deal-desktop")
 
@@ -96,7 +96,7 @@ def test_spiderette_keyboard_and_http_fallback(page) -> None:
     expect(page.locator("[data-moves]")).to_have_text("0")
     page.keyboard.press("d")
     expect(page.locator("[data-moves]")).to_have_text("1")
-    expect(page.locator("[data-stock]")).to_have_attribute("aria-label", re.compile("3 deals left"))
+    expect(page.locator("[data-stock]")).to_have_accessible_name(re.compile("3 deals left"))
 
 
 def test_russian_tap_home_win_and_live_leaderboard(browser, server) -> None:

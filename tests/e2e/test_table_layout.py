@@ -9,20 +9,17 @@ Screenshots go to tests/e2e/screenshots/; with SCREENS=update the reviewed set i
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, SHOTS, new_page, shot
+from tests.e2e.conftest import DESKTOP, PHONE, keep, new_page
 from tests.e2e.helpers import api_post, drag, open_play, start, winning_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LANDSCAPE = {"width": 844, "height": 390}
-SCREENS = SHOTS.parent / "screens"
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
 # Three moves onto column 7 make it 24 cards long: longer than the 22 the layout must fit.
 LONG_RUSSIAN = ("RU1-C-BVAGXBR", ["5:5>7", "3:4>7", "4:4>7"])
@@ -43,13 +40,6 @@ GEOMETRY = """() => {
     card: box(document.querySelector('.column .card')),
   };
 }"""
-
-
-def _keep(page, name: str) -> None:
-    shot(page, name)
-    if os.environ.get("SCREENS") == "update":
-        SCREENS.mkdir(exist_ok=True)
-        shutil.copy(SHOTS / f"{name}.png", SCREENS / f"{name}.png")
 
 
 def _open(browser, server, viewport, code, tokens=(), **context):
@@ -123,7 +113,7 @@ def test_spider_fills_the_screen_and_lines_up(browser, server, screen: str) -> N
         else:
             assert card["width"] >= 55 and g["bar"]["right"] < 90, "a narrow side bar, cards from the height"
         assert tallest <= g["inner"][1]
-        _keep(page, f"play-spider-{screen}")
+        keep(page, f"play-spider-{screen}")
     finally:
         page.context.close()
 
@@ -146,7 +136,7 @@ def test_a_24_card_russian_column_fits_without_scrolling(browser, server, screen
         assert min(steps) >= 0.17 * g["card"]["height"], steps  # 0.19 of a card, in whole pixels
         if screen == "desktop":
             assert g["card"]["width"] >= 100
-        _keep(page, f"play-russian-long-{screen}")
+        keep(page, f"play-russian-long-{screen}")
     finally:
         page.context.close()
 
@@ -154,11 +144,11 @@ def test_a_24_card_russian_column_fits_without_scrolling(browser, server, screen
 def test_spiderette_counts_come_from_the_server(browser, server) -> None:
     page, doc = _open(browser, server, DESKTOP, "SD1-S4-AAAAAAA")
     try:
-        assert doc["table"] == {"columns": 7, "deals_left": 4, "sequences": 4, "foundations": 0}
+        assert doc["table"] == {"columns": 7, "deals_left": 4, "sequences": 4, "foundations": 0, "home_move_cards": 0}
         expect(page.locator("[data-removed] > *")).to_have_count(4)
         expect(page.locator("[data-stock] .card")).to_have_count(4)
         _assert_aligned(page.evaluate(GEOMETRY))
-        _keep(page, "play-spiderette-desktop")
+        keep(page, "play-spiderette-desktop")
     finally:
         page.context.close()
 
@@ -201,7 +191,7 @@ def test_four_colour_suits_and_the_card_back_are_options(page) -> None:
     back = page.evaluate("getComputedStyle(document.querySelector('.column .card.down')).backgroundImage")
     assert "backs/red.svg" in back
     assert not dialog.get_by_label("Sounds").is_checked(), "sounds are off until a player turns them on"
-    _keep(page, "options-desktop")
+    keep(page, "options-desktop")
     dialog.get_by_role("button", name="Done").click()
     page.reload()  # kept in this browser
     page.locator(".column .card.up").first.wait_for()
@@ -240,7 +230,7 @@ def test_a_sequence_flies_home_and_a_win_is_celebrated_unless_motion_is_reduced(
         _drag_token(page, log[-1])
         expect(page.locator("canvas.celebration")).to_have_count(1)
         page.wait_for_timeout(1200)
-        _keep(page, "win-celebration-desktop")
+        keep(page, "win-celebration-desktop")
         expect(page.locator("[data-result-dialog]")).to_be_hidden()  # the dialog waits for the cards
         page.mouse.click(5, 890)  # a click ends it
         expect(page.locator("[data-result-dialog]")).to_be_visible()

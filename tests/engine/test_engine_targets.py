@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Game, ToFoundation
+from games.engine import Game, Move, ToFoundation
 from tests.engine.engine_helpers import position
 
 
@@ -56,3 +56,41 @@ def test_russian_single_tap_sends_the_last_card_home_if_it_fits() -> None:
 
 def test_spider_single_click_does_nothing() -> None:
     assert Game.from_code("SP1-S1C-AAAAAAD").tap_action(1) is None
+
+
+def test_a_group_that_cannot_be_picked_up_says_the_rule_whatever_the_target() -> None:
+    game = position("SP1-S4C-AAAAAAA", ["9S 8H", "9H 8H 7H", "TD", "KC 3S"] + ["KC"] * 6)
+    mixed = game.lift_refusal(1, 2)
+    assert mixed is not None and mixed.rule == "group_one_suit"
+    assert mixed.params == {"game": "Spider", "card": "8H", "below": "9S"}
+    assert game.lift_refusal(2, 3) is None and game.lift_refusal(1, 1) is None
+    not_a_run = game.lift_refusal(4, 2)
+    assert not_a_run is not None and not_a_run.rule == "not_a_run"
+    too_many = game.lift_refusal(3, 2)
+    assert too_many is not None and too_many.rule == "not_enough_face_up"
+    missing = game.lift_refusal(11, 1)
+    assert missing is not None and missing.rule == "no_such_column"
+    # The same verdict as any move of that group gets, onto a column where it would fit.
+    moved = game.refusal_error(Move(1, 2, 3))
+    assert moved is not None and (moved.rule, moved.params) == (mixed.rule, mixed.params)
+
+
+def test_relaxed_spider_lifts_mixed_suits() -> None:
+    game = position("SP1-S4R-AAAAAAA", ["9S 8H"] + ["KC"] * 9)
+    assert game.lift_refusal(1, 2) is None
+
+
+def test_russian_lifts_any_face_up_group_of_at_most_twenty() -> None:
+    up = " ".join(f"{rank}{suit}" for suit in "SH" for rank in "A23456789TJ")  # 22 cards, no order
+    game = position("RU1-C-AAAAAAA", [f"KD | {up}", "KC"])
+    assert game.lift_refusal(1, 20) is None
+    too_big = game.lift_refusal(1, 21)
+    assert too_big is not None and too_big.rule == "group_too_big" and too_big.params["limit"] == 20
+    beyond = game.lift_refusal(1, 23)
+    assert beyond is not None and beyond.rule == "not_enough_face_up"
+
+
+def test_how_many_cards_a_move_home_takes_comes_from_the_engine() -> None:
+    assert Game.from_code("SP1-S1C-AAAAAAD").home_move_cards == 0
+    assert Game.from_code("SD1-S1-AAAAAAD").home_move_cards == 0
+    assert Game.from_code("RU1-C-AAAAAAD").home_move_cards == 1

@@ -14,18 +14,24 @@ from leaderboard.models import Player
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 PAGES = [
     "/",
-    "/play/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11/",
     "/leaderboards/",
     "/leaderboards/daily:2026-11-30:SP1-S4C/",
-    "/players/someone/",
-    "/replay/1/",
     "/rooms/",
-    "/rooms/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11/",
     "/account/signup/",
     "/account/signin/",
     "/rules/spider/",
     "/rules/spiderette/",
     "/rules/russian/",
+]
+MISSING = [
+    "/play/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11/",
+    "/players/someone/",
+    "/replay/1/",
+    "/replay/x/",
+    "/rooms/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11/",
+    "/rooms/nonsense/",
+    "/leaderboards/nonsense/",
+    "/leaderboards/code:XX1-S1-AAAAAAA/",
 ]
 
 
@@ -40,6 +46,48 @@ def test_page_renders_and_makes_a_guest(path: str) -> None:
     assert Player.objects.filter(is_guest=True).count() == 1
     client.get(path)  # the same browser stays the same guest
     assert Player.objects.filter(is_guest=True).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", MISSING)
+def test_a_page_about_something_missing_is_a_404_page_without_scripts(path: str) -> None:
+    response = Client().get(path, HTTP_ACCEPT_LANGUAGE="fi")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "<h1>" in html and 'href="/"' in html
+    assert "pages/play.js" not in html and "pages/room.js" not in html and "pages/leaderboard.js" not in html
+    assert "Pelaa uusi peli" in html  # in the visitor's language
+    assert not Player.objects.exists()  # nobody became a guest for it
+
+
+@pytest.mark.django_db
+def test_pages_of_things_that_exist_render() -> None:
+    from games.services import apply_action, finish_session, start_session
+    from leaderboard.rooms import create_room
+
+    client = Client()
+    client.get("/")
+    guest = Player.objects.get()
+    session, _ = start_session(player=guest, code="SD1-S1-AAAAAAA")
+    apply_action(player=guest, session_id=session.id, token="D")
+    finish_session(player=guest, session_id=session.id)
+    room = create_room(host=guest, variant="SP1-S1C")
+    named = Player.objects.create_user(username="someone", password="a long pass phrase 9")
+    result = guest.results.get()
+    for path in (f"/play/{session.id}/", f"/rooms/{room.pk}/", "/players/SomeOne/", f"/replay/{result.pk}/"):
+        assert client.get(path).status_code == 200, path
+    other = Client()
+    other.force_login(named)
+    assert other.get(f"/play/{session.id}/").status_code == 404  # another player's game
+
+
+@pytest.mark.django_db
+def test_the_favicon_is_served() -> None:
+    client = Client()
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("frontend/favicon.svg")
+    html = client.get("/").content.decode()
+    assert 'rel="icon"' in html and "favicon.svg" in html
 
 
 @pytest.mark.django_db

@@ -164,12 +164,12 @@ def test_errors_that_break_no_rule_have_no_rule_key(player: Player) -> None:
 
 
 @pytest.mark.django_db
-def test_an_invalid_code_names_its_rule_and_keeps_its_english(player: Player) -> None:
+def test_an_invalid_code_names_its_rule_in_the_players_language(player: Player) -> None:
     response = _client(player, header="hr").post("/api/sessions", {"code": "SP1-S1R-AAAAAAA"}, format="json")
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["rule"] == "code_one_suit_relaxed"
-    assert error["message"] == "With one suit Spider has only the Classic rule (C): write SP1-S1C"
+    assert error["message"] == "S jednom bojom Spider ima samo pravilo Klasično (C): pišite SP1-S1C"
 
 
 # ------------------------------------------------------------------ the socket
@@ -281,3 +281,39 @@ def test_an_unknown_rule_or_a_broken_translation_falls_back_to_english() -> None
     with translation.override("fi"):
         assert refusals.sentence("no_such_rule", {}, "Some English") == "Some English"
         assert refusals.sentence("doesnt_fit", {"card": "8H"}, "The 8♥ doesn't fit") == "The 8♥ doesn't fit"
+
+
+def test_every_sentence_is_the_engines_english_with_placeholders() -> None:
+    """A msgid is the engine's sentence word for word: English answers are unchanged by gettext."""
+    from games.engine.rules import RULES
+
+    for rule, msgid in refusals.SENTENCES.items():
+        assert msgid.replace("%(", "{").replace(")s", "}") == RULES[rule], rule
+    players_meet = {rule for rule in RULES if not rule.startswith("state_")}
+    assert players_meet <= refusals.TRANSLATED_RULES
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "Unknown game 'XX1': a code starts with SP1 (Spider), SD1 (Spiderette) or RU1 (Russian Solitaire)"),
+        ("fi", "Tuntematon peli 'XX1': koodi alkaa SP1 (Spider), SD1 (Spiderette) tai RU1 (Russian Solitaire)"),
+        ("hr", "Nepoznata igra 'XX1': kod počinje s SP1 (Spider), SD1 (Spiderette) ili RU1 (Russian Solitaire)"),
+    ],
+)
+def test_a_mistyped_game_code_is_refused_in_the_players_language(player: Player, lang: str, message: str) -> None:
+    response = _client(player, header=lang).post("/api/sessions", {"code": "XX1-S1C-AAAAAAA"}, format="json")
+    assert response.status_code == 422
+    assert response.json()["error"] == {"message": message, "index": 0, "token": None, "rule": "code_unknown_game"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [("en", "No such game session."), ("fi", "Tällaista peliä ei ole."), ("hr", "Takva igra ne postoji.")],
+)
+def test_other_refusals_speak_the_players_language_too(player: Player, lang: str, message: str) -> None:
+    response = _client(player, header=lang).get("/api/sessions/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11")
+    assert response.status_code == 404
+    assert response.json()["error"]["message"] == message

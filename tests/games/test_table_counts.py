@@ -18,9 +18,9 @@ def _start(api: APIClient, code: str) -> dict:
 @pytest.mark.parametrize(
     "code, table",
     [
-        ("SP1-S4C-AAAAAAA", {"columns": 10, "deals_left": 5, "sequences": 8, "foundations": 0}),
-        ("SD1-S4-AAAAAAA", {"columns": 7, "deals_left": 4, "sequences": 4, "foundations": 0}),
-        ("RU1-C-AAAAABB", {"columns": 7, "deals_left": 0, "sequences": 0, "foundations": 4}),
+        ("SP1-S4C-AAAAAAA", {"columns": 10, "deals_left": 5, "sequences": 8, "foundations": 0, "home_move_cards": 0}),
+        ("SD1-S4-AAAAAAA", {"columns": 7, "deals_left": 4, "sequences": 4, "foundations": 0, "home_move_cards": 0}),
+        ("RU1-C-AAAAABB", {"columns": 7, "deals_left": 0, "sequences": 0, "foundations": 4, "home_move_cards": 1}),
     ],
 )
 def test_each_game_names_its_table(player_api: APIClient, code: str, table: dict) -> None:

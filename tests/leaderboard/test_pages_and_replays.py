@@ -155,7 +155,13 @@ def test_a_replay_steps_through_the_verified_log(api: APIClient) -> None:
         assert body["token"] == log[step - 1]
         assert body["state"] == replay(SPIDERETTE_WIN, log[:step]).game.state()  # type: ignore[union-attr]
         stock = len(body["state"]["stock"])
-        assert body["table"] == {"columns": 7, "deals_left": -(-stock // 7), "sequences": 4, "foundations": 0}
+        assert body["table"] == {
+            "columns": 7,
+            "deals_left": -(-stock // 7),
+            "sequences": 4,
+            "foundations": 0,
+            "home_move_cards": 0,
+        }
     assert body["result"]["id"] == result.pk and body["result"]["moves"] == body["state"]["moves"]
 
 

@@ -84,6 +84,7 @@ def build_world() -> World:
             "result_id": [str(result.pk)],
             "room_id": [str(room.pk)],
             "game": ["spider", "spiderette", "russian"],
+            "variant": [VARIANT, "SD1-S4"],
         },
         refusals=refusals,
     )
@@ -115,6 +116,10 @@ def test_no_get_address_reveals_the_daily_before_its_day_is_over() -> None:
         f"/api/leaderboards/{world.board}?around=me",
         "/api/schema/?format=json",
         *[f"/api/results/{world.result.pk}/replay?step={step}" for step in range(steps + 1)],
+        f"/api/leaderboards/archive?variant={VARIANT}",
+        *[f"/api/leaderboards/all-time/{VARIANT}?by={by}" for by in ("best", "wins", "streak")],
+        # Why a group of the open practice attempt cannot move names only cards the player sees.
+        *[f"/api/sessions/{world.values['session_id'][1]}/why?group={c}:{n}" for c in range(1, 11) for n in (1, 2, 6)],
     ]
     crawled = 0
     for who, client in clients(world).items():

@@ -35,7 +35,8 @@ def assert_limited(response: Any, words: str, window: int) -> None:
     retry = int(response["Retry-After"])
     assert 1 <= retry <= window
     message = response.json()["error"]["message"]
-    assert words in message and f"Try again in {retry} seconds" in message
+    wait = f"Try again in {retry} second." if retry == 1 else f"Try again in {retry} seconds."
+    assert words in message and wait in message
 
 
 def test_sign_ups_per_address(settings: Any) -> None:
@@ -149,7 +150,7 @@ def test_the_in_process_limit_counts_per_subject_and_window(monkeypatch: pytest.
         ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
     with pytest.raises(ratelimit.RateLimited) as refused:
         ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
-    assert refused.value.retry_after == 1 and "Try again in 1 seconds" in str(refused.value)
+    assert refused.value.retry_after == 1 and "Try again in 1 second." in str(refused.value)
     ratelimit.hit_in_process("probe", "game-2", limit=2, seconds=1, message="Too many.")  # another game
     clock.time = lambda: 2_000_001.0  # the next window starts from nothing
     ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")

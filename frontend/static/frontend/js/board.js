@@ -60,7 +60,10 @@ export class Board {
     button.type = "button";
     button.className = "stock";
     button.dataset.stock = "";
-    button.setAttribute("aria-label", label);
+    const name = document.createElement("span");
+    name.className = "visually-hidden";
+    name.textContent = label; // named by its content, which holds the count it shows (axe)
+    button.append(name);
     button.title = label;
     button.disabled = deals === 0;
     for (let i = 0; i < deals; i++) {

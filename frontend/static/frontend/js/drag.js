@@ -6,7 +6,8 @@ const DOUBLE_MS = 350;
 export class Pointer {
   constructor(board, handlers) {
     this.board = board;
-    this.h = handlers; // canDrag(src), onDragStart(src), onDrop(src, at), onTap(src), onDoubleTap(src)
+    // canDrag(src), onRefused(src), onDragStart(src), onDrop(src, at), onTap(src), onDoubleTap(src)
+    this.h = handlers;
     this.press = null;
     this.lastTap = null;
     board.root.addEventListener("pointerdown", (e) => this.down(e));
@@ -39,6 +40,7 @@ export class Pointer {
       if (Math.hypot(dx, dy) < THRESHOLD) return;
       if (!this.h.canDrag(p.src)) {
         this.press = null;
+        if (this.h.onRefused) this.h.onRefused(p.src); // the page asks the server why
         return;
       }
       p.dragging = true;
@@ -60,6 +62,7 @@ export class Pointer {
         foundation: this.board.foundationAt(e.clientX, e.clientY),
       };
       // A sent move leaves the cards where they were dropped: the next drawing animates from there.
+      // Anything else (an illegal drop, a drop off the table) snaps back to where it came from.
       const sent = this.h.onDrop(p.src, at);
       if (!sent) this.release(p.cards, true);
       return;

@@ -23,7 +23,8 @@ export class InfoBar {
     this.moves.textContent = String(doc.view.moves);
     this.score.textContent = String(doc.view.score);
     const code = doc.code || doc.view.code;
-    this.code.textContent = code || gettext("Daily — hidden until the day is over");
+    this.code.textContent = code || (doc.room ? gettext("Race — shown when the race is over")
+      : gettext("Daily — hidden until the day is over"));
     this.code.classList.toggle("hidden-code", !code);
     if (this.game) this.game.textContent = gameLabel;
     this.tick();

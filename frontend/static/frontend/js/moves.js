@@ -1,5 +1,5 @@
 // What may move now, read from the server's lists: `legal` (every legal token), `best`
-// (the double-click target of each group) and `tap` (Russian single tap). No rules here.
+// (the double-click target of each group), `tap` (Russian single tap) and `table`. No rules here.
 const MOVE = /^(\d+):(\d+)>(\d+)$/;
 const HOME = /^(\d+)>F$/;
 const BACK = /^F([SHDC])>(\d+)$/;
@@ -26,14 +26,20 @@ export class Moves {
     }
     this.best = (doc && doc.best) || {};
     this.tap = (doc && doc.tap) || {};
+    // How many cards one move home takes (the server's count; 0: the game has no foundations).
+    this.homeCards = (doc && doc.table && doc.table.home_move_cards) || 0;
+  }
+
+  goesHome(n) {
+    return this.homeCards > 0 && n === this.homeCards;
   }
 
   canDrag(col, n) {
-    return this.groups.has(`${col}:${n}`) || (n === 1 && this.home.has(col));
+    return this.groups.has(`${col}:${n}`) || (this.goesHome(n) && this.home.has(col));
   }
 
   targets(col, n) {
-    return { cols: this.groups.get(`${col}:${n}`) || [], foundation: n === 1 && this.home.has(col) };
+    return { cols: this.groups.get(`${col}:${n}`) || [], foundation: this.goesHome(n) && this.home.has(col) };
   }
 
   canDragFoundation(suit) {

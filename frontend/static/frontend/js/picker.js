@@ -1,6 +1,6 @@
-// The game / suits / rules picker (home page and the new-game dialog): it shows only the
-// choices that exist for the chosen game and names the variant they make.
-import { buildVariant, parseVariant } from "./variants.js";
+// The game / suits / rules picker (home page, rooms and the new-game dialog): it shows only the
+// choices the chosen game offers and names the variant they make, all from the server's catalogue.
+import { findVariant, choicesOf, variantInfo } from "./variants.js";
 
 export class Picker {
   constructor(form, { onChange } = {}) {
@@ -16,36 +16,32 @@ export class Picker {
   }
 
   get variant() {
-    return buildVariant({
-      prefix: this.value("game"),
-      suits: Number(this.value("suits")),
-      rules: this.value("rules"),
-    });
+    return findVariant({ game: this.value("game"), suits: Number(this.value("suits")), rule: this.value("rules") });
   }
 
   set variant(variant) {
-    const { prefix, suits, rules } = parseVariant(variant);
+    const info = variantInfo(variant);
+    if (!info) return;
     const set = (name, value) => {
       const input = this.form.querySelector(`input[name="${name}"][value="${value}"]`);
       if (input) input.checked = true;
     };
-    set("game", prefix);
-    if (prefix !== "RU1") set("suits", suits);
-    set("rules", rules);
+    set("game", info.game);
+    const offers = choicesOf(info.game, info.suits);
+    if (offers.suits) set("suits", info.suits);
+    if (offers.rules) set("rules", info.rule);
     this.refresh();
   }
 
   refresh() {
     const game = this.value("game");
-    const suits = Number(this.value("suits"));
-    const suitsBox = this.form.querySelector(".picker-suits");
+    const offers = choicesOf(game, Number(this.value("suits")));
+    this.form.querySelector(".picker-suits").hidden = !offers.suits;
     const rulesBox = this.form.querySelector(".picker-rules");
-    suitsBox.hidden = game === "RU1";
-    // Classic or Relaxed: Spider with 2 or 4 suits, and Russian Solitaire.
-    rulesBox.hidden = !(game === "RU1" || (game === "SP1" && suits > 1));
+    rulesBox.hidden = !offers.rules;
     for (const note of rulesBox.querySelectorAll("[data-for]")) note.hidden = note.dataset.for !== game;
     const out = this.form.querySelector("[data-variant-out]");
-    if (out) out.textContent = this.variant;
+    if (out) out.textContent = this.variant || "";
     this.onChange(this.variant);
   }
 }

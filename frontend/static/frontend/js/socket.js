@@ -1,6 +1,19 @@
+import { gettext } from "./i18n.js";
+
 // A WebSocket that reconnects by itself; the server sends the whole state again on every connect.
+// A close with a code of 4400-4499 is the server's final word (no such game, room or board, no
+// player): the socket stops and reports "gone" instead of trying again forever.
+const FINAL = (code) => code >= 4400 && code <= 4499;
+
+// What a page's connection badge says for each status.
+export function statusText(status) {
+  if (status === "open") return gettext("Live");
+  if (status === "gone") return gettext("Not available");
+  return gettext("Reconnecting…");
+}
 
 const SERVER_RESTARTING = 4012; // operations/drain.py: CLOSE_RESTARTING
+
 export class LiveSocket {
   constructor(path, { onMessage, onStatus } = {}) {
     this.path = path;
@@ -38,6 +51,11 @@ export class LiveSocket {
     });
     ws.addEventListener("close", (event) => {
       if (this.ws === ws) this.ws = null;
+      if (FINAL(event.code)) {
+        this.closed = true;
+        this.onStatus("gone", event.code);
+        return;
+      }
       this.onStatus("closed");
       // The worker is restarting and has answered all it was sent: reconnect now (the balancer
       // sends us to another worker), not after a back-off.

@@ -1,49 +1,65 @@
-// Names of games and variants in the player's words; a variant is a game code without its deal letters.
-import { gettext, fmt } from "./i18n.js";
+// The games and variants, as the server's engine lists them (GET /api/variants), named in the
+// page's language. The browser holds no rules: which choices exist, what each variant is called
+// and which ones have a daily all come from there. A variant is a game code without its deal letters.
+import { get } from "./api.js";
+import { gettext, fmt, language } from "./i18n.js";
 
-export const DAILY_VARIANTS = ["SP1-S1C", "SP1-S2C", "SP1-S4C", "SD1-S1", "SD1-S2", "SD1-S4", "RU1-C"];
+async function load() {
+  try {
+    return await get("/api/variants");
+  } catch {
+    return { games: [], variants: [], daily: [] }; // names fall back to the variant ids
+  }
+}
 
-const GAME_NAMES = { SP1: "Spider", SD1: "Spiderette", RU1: "Russian Solitaire" };
+export const catalogue = await load();
+const byId = new Map(catalogue.variants.map((v) => [v.id, v]));
+
+export const DAILY_VARIANTS = catalogue.daily;
 
 export function variantOf(code) {
   return code ? code.split("-").slice(0, 2).join("-").toUpperCase() : null;
 }
 
-export function gameOf(variant) {
-  return GAME_NAMES[(variant || "").slice(0, 3)] || "";
-}
-
-export function parseVariant(variant) {
-  const [prefix, part] = (variant || "").toUpperCase().split("-");
-  if (prefix === "RU1") return { prefix, suits: 4, rules: part };
-  const suits = Number((part || "").slice(1, 2));
-  const rules = prefix === "SD1" ? "C" : (part || "").slice(2) || "C";
-  return { prefix, suits, rules };
-}
-
-export function buildVariant({ prefix, suits, rules }) {
-  if (prefix === "RU1") return `RU1-${rules === "R" ? "R" : "C"}`;
-  if (prefix === "SD1") return `SD1-S${suits}`;
-  return `SP1-S${suits}${suits === 1 ? "C" : rules}`;
-}
-
-function level(suits) {
-  return { 1: gettext("Easy"), 2: gettext("Medium"), 4: gettext("Hard") }[suits] || "";
+export function variantInfo(variant) {
+  return byId.get(variant) || null;
 }
 
 // "Spider · 2 suits (Medium) · Relaxed"
 export function variantLabel(variant) {
-  const { prefix, suits, rules } = parseVariant(variant);
-  const parts = [GAME_NAMES[prefix] || variant];
-  if (prefix === "RU1") {
-    parts.push(rules === "R" ? gettext("Relaxed") + " (" + gettext("Mixed suits") + ")"
-      : gettext("Classic") + " (" + gettext("Same suit") + ")");
-    return parts.join(" · ");
-  }
-  const suitText = suits === 1 ? gettext("1 suit") : fmt(gettext("%(n)s suits"), { n: suits });
-  parts.push(`${suitText} (${level(suits)})`);
-  if (prefix === "SP1" && suits > 1) parts.push(rules === "R" ? gettext("Relaxed") : gettext("Classic"));
-  return parts.join(" · ");
+  const found = byId.get(variant);
+  return found ? found.name : variant || "";
+}
+
+export function gameOf(variant) {
+  const found = byId.get(variant);
+  const game = found && catalogue.games.find((g) => g.prefix === found.game);
+  return game ? game.name : "";
+}
+
+// The variant a picker's choices make: the game, then its suits and rule where the game offers a choice.
+export function findVariant({ game, suits, rule }) {
+  const mine = catalogue.variants.filter((v) => v.game === game);
+  const withSuits = mine.filter((v) => v.suits === suits);
+  const pool = withSuits.length ? withSuits : mine;
+  const found = pool.find((v) => v.rule === rule) || pool[0];
+  return found ? found.id : null;
+}
+
+// Whether the game offers a choice of suits, and of rules with the suits chosen.
+export function choicesOf(game, suits) {
+  const mine = catalogue.variants.filter((v) => v.game === game);
+  const withSuits = mine.filter((v) => v.suits === suits);
+  return {
+    suits: new Set(mine.map((v) => v.suits)).size > 1,
+    rules: new Set((withSuits.length ? withSuits : mine).map((v) => v.rule)).size > 1,
+  };
+}
+
+function longDate(iso) {
+  const date = new Date(`${iso}T12:00:00Z`);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleDateString(language(), { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 }
 
 // A board id and its clean twin ("<board>:clean", only games without an undo).
@@ -53,6 +69,8 @@ export function cleanTwin(board) {
   return { all, clean: `${all}:clean`, isClean };
 }
 
+// A board id in words: "Daily challenge, 1 December 2026 · Spider · 1 suit (Easy)", and its clean
+// twin "... · clean games".
 export function boardLabel(board) {
   if (!board) return "";
   const { all, isClean } = cleanTwin(board);
@@ -60,7 +78,7 @@ export function boardLabel(board) {
   let label;
   if (kind === "daily") {
     const [date, variant] = rest;
-    label = fmt(gettext("Daily %(date)s · %(variant)s"), { date, variant: variantLabel(variant) });
+    label = fmt(gettext("Daily challenge, %(date)s · %(variant)s"), { date: longDate(date), variant: variantLabel(variant) });
   } else {
     const code = rest.join(":");
     label = fmt(gettext("Game %(code)s · %(variant)s"), { code, variant: variantLabel(variantOf(code)) });

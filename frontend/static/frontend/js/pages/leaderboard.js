@@ -1,6 +1,6 @@
 // One leaderboard, live: a snapshot over the socket, then each change as it happens.
 import { get } from "../api.js";
-import { LiveSocket } from "../socket.js";
+import { LiveSocket, statusText } from "../socket.js";
 import { boardLabel, cleanTwin } from "../variants.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { el, duration } from "../ui.js";
@@ -37,9 +37,9 @@ function row(entry, flash) {
     el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}/` }, entry.player), entry.won ? " ✓" : ""),
     el("td", { class: "num" }, progress ?? "—"),
     el("td", { class: "num" }, entry.score),
-    el("td", { class: "num" }, entry.moves),
-    el("td", { class: "num" }, duration(entry.elapsed_ms)),
-    el("td", { class: "num" }, entry.undos ?? "—"),
+    el("td", { class: "num wide" }, entry.moves),
+    el("td", { class: "num wide" }, duration(entry.elapsed_ms)),
+    el("td", { class: "num wide" }, entry.undos ?? "—"),
     el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` }, gettext("Watch")) : ""));
 }
 
@@ -83,7 +83,7 @@ new LiveSocket(`/ws/leaderboards/${encodeURIComponent(board)}/`, {
   },
   onStatus(status) {
     connection.dataset.state = status;
-    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+    connection.textContent = statusText(status);
   },
 });
 

@@ -1,6 +1,6 @@
-// The list of boards: today's seven dailies, and any game code's board.
+// The list of boards: today's dailies, the archive of past days, each variant's all-time board, any code's board.
 import { get } from "../api.js";
-import { variantLabel } from "../variants.js";
+import { catalogue, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
 import { el } from "../ui.js";
 
@@ -10,6 +10,9 @@ get("/api/daily").then((data) => {
   list.replaceChildren(...data.dailies.map((daily) => el("li", { class: "daily" },
     el("a", { class: "daily-name", href: `/leaderboards/${encodeURIComponent(daily.board)}/` }, variantLabel(daily.variant)))));
 }).catch(() => { list.replaceChildren(el("li", { class: "muted" }, gettext("The daily challenges are not available."))); });
+
+document.querySelector("[data-all-time-list]").replaceChildren(...catalogue.variants.map((v) => el("li", { class: "daily" },
+  el("a", { class: "daily-name", href: `/leaderboards/all-time/${v.id}/` }, v.name))));
 
 const form = document.querySelector("[data-board-form]");
 form.addEventListener("submit", (e) => {

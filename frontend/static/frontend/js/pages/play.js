@@ -1,7 +1,7 @@
 // The play page: draws the server's session document, turns gestures into action tokens,
 // sends them over the play socket (HTTP when the socket is down) and shows refusals in words.
 import { get, post } from "../api.js";
-import { LiveSocket } from "../socket.js";
+import { LiveSocket, statusText } from "../socket.js";
 import { Board } from "../board.js";
 import { Moves, moveToken } from "../moves.js";
 import { Pointer } from "../drag.js";
@@ -12,7 +12,8 @@ import { InfoBar } from "../infobar.js";
 import { loadOptions, bindOptionsDialog } from "../options.js";
 import { setLook, setBack, refreshFaces } from "../cards.js";
 import { Picker } from "../picker.js";
-import { variantOf, variantLabel } from "../variants.js";
+import { variantLabel } from "../variants.js";
+import { RacePanel, countdown } from "../race.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { duration, toast } from "../ui.js";
 
@@ -33,7 +34,7 @@ let pending = null;
 let tapTimer = null;
 let resultShown = false;
 
-const variant = () => (doc && (doc.variant || variantOf(doc.code || doc.view.code))) || "";
+const variant = () => (doc && doc.variant) || "";
 const russian = () => Boolean(doc && doc.view.foundations);
 
 // ---------------------------------------------------------------- drawing
@@ -47,11 +48,15 @@ function show(next, { token = null } = {}) {
   board.render(doc.view, { table: doc.table });
   if (before) animateFrom(before, board, { fromStock: token === "D" });
   info.update(doc, variantLabel(variant()));
+  $("[data-play-title]").textContent = variantLabel(variant());
   $("[data-undo]").disabled = !moves.undo;
   $("[data-finish]").hidden = doc.finished;
   const restart = $("[data-restart]");
   restart.disabled = !canRestart();
-  restart.title = restart.disabled ? gettext("The daily's code is hidden until the day is over") : "";
+  restart.title = !restart.disabled ? ""
+    : doc.room ? gettext("The race's code is shown when the race is over")
+      : gettext("The daily's code is hidden until the day is over");
+  race(doc);
   root.classList.toggle("russian", russian());
   root.classList.toggle("finished", doc.finished);
   restoreFocus(focusKey);
@@ -80,12 +85,40 @@ function restoreFocus(key) {
   if (node) node.focus({ preventScroll: true });
 }
 
+// ---------------------------------------------------------------- feedback
+// A refusal is said over the table, never above it: the banner floats (league.css), so the
+// cards do not move when it comes and goes. Why a group cannot be picked up, or a drop is
+// illegal, is asked of the server (the engine's rule in the player's words): nothing is played.
+
 function showRule(message) {
-  if (!options.interactiveRules) return;
+  if (!options.interactiveRules || !message) return;
   ruleBox.textContent = message;
   ruleBox.hidden = false;
   clearTimeout(showRule.timer);
   showRule.timer = setTimeout(() => { ruleBox.hidden = true; }, 7000);
+}
+
+let question = 0;
+
+function explain(query) {
+  if (!options.interactiveRules || !doc || doc.finished || pending) return;
+  const asked = ++question;
+  const answer = (why) => { if (asked === question) onWhy(why); };
+  if (socket.send({ type: "why", ...query })) {
+    explain.waiting = answer;
+    return;
+  }
+  const params = new URLSearchParams(query);
+  get(`/api/sessions/${id}/why?${params}`).then(answer).catch((error) => {
+    if (asked === question && error.error && error.error.message) showRule(error.error.message);
+  });
+}
+
+function onWhy(why) {
+  if (why.message) {
+    play("refused");
+    showRule(why.message);
+  } else if (why.group && !(why.targets || []).length) showRule(gettext("These cards have nowhere to go now."));
 }
 
 // ---------------------------------------------------------------- sending
@@ -155,14 +188,23 @@ const socket = new LiveSocket(`/ws/play/${id}/`, {
       const token = pending ? pending.token : null;
       settle();
       show(message, { token });
+    } else if (message.type === "why") {
+      const answer = explain.waiting;
+      explain.waiting = null;
+      if (answer) answer(message);
     } else if (message.type === "error") {
+      if (!pending && explain.waiting) { // a question refused (a race not yet on): say so
+        explain.waiting = null;
+        showRule((message.error || {}).message);
+        return;
+      }
       settle();
       refused(message.status || 422, message.error || {});
     }
   },
   onStatus(status) {
     connection.dataset.state = status;
-    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+    connection.textContent = statusText(status);
     if (status === "closed" && pending) recover();
   },
 });
@@ -183,39 +225,49 @@ function canDrag(src) {
   return src.suit ? moves.canDragFoundation(src.suit) : moves.canDrag(src.col, src.n);
 }
 
+// A legal drop is played; an illegal one snaps back (false) and the server says why.
 function drop(src, at) {
   board.highlight([]);
   if (src.suit) {
-    return at.col ? act(`F${src.suit}>${at.col}`) : false;
+    if (!at.col) return false;
+    const token = `F${src.suit}>${at.col}`;
+    if ((moves.back.get(src.suit) || []).includes(at.col)) return act(token);
+    explain({ action: token });
+    return false;
   }
   const targets = moves.targets(src.col, src.n);
-  if (at.foundation && russian() && src.n === 1 && (targets.foundation || !options.autoPlacement)) {
-    return act(`${src.col}>F`); // the server finds the suit's foundation; a refusal says why
+  if (at.foundation && moves.goesHome(src.n) && (targets.foundation || !options.autoPlacement)) {
+    if (targets.foundation) return act(`${src.col}>F`); // the server finds the suit's foundation
+    explain({ action: `${src.col}>F` });
+    return false;
   }
   if (at.col && targets.cols.includes(at.col)) return act(moveToken(src.col, src.n, at.col));
   if (options.autoPlacement) {
     const best = moves.bestFor(src.col, src.n) || (targets.foundation ? `${src.col}>F` : null);
     if (best) return act(best);
   }
-  if (at.col && at.col !== src.col) return act(moveToken(src.col, src.n, at.col)); // refused: the rule shows
+  if (at.col && at.col !== src.col) explain({ action: moveToken(src.col, src.n, at.col) });
   return false;
 }
 
 function best(src) {
   if (src.suit) return;
-  const token = moves.bestFor(src.col, src.n) || (russian() && src.n === 1 ? moves.tapFor(src.col) : null);
+  const token = moves.bestFor(src.col, src.n) || (moves.goesHome(src.n) ? moves.tapFor(src.col) : null);
   if (token) act(token);
-  else if (options.interactiveRules) showRule(gettext("These cards have nowhere to go now."));
+  else explain({ group: `${src.col}:${src.n}` }); // the rule, or "nowhere to go"
 }
 
 new Pointer(board, {
   canDrag,
+  onRefused(src) {
+    if (!src.suit) explain({ group: `${src.col}:${src.n}` });
+  },
   onDragStart: highlightFor,
   onDrop: drop,
   onTap(src) {
     // Spider and Spiderette: a single click does nothing. Russian: a tap on a column's last
     // card sends it home (after the double-tap window, when double-click is on).
-    if (!russian() || src.suit || src.n !== 1) return;
+    if (!russian() || src.suit || !moves.goesHome(src.n)) return;
     const token = moves.tapFor(src.col);
     if (!token) return;
     clearTimeout(tapTimer);
@@ -231,7 +283,7 @@ new Pointer(board, {
 new Keyboard(board, {
   select(src) {
     if (!canDrag(src)) {
-      if (options.interactiveRules) showRule(gettext("These cards can't move now."));
+      if (!src.suit) explain({ group: `${src.col}:${src.n}` });
       return false;
     }
     board.highlight([]);
@@ -341,7 +393,13 @@ function showResult() {
       "%(n)s undos: only games without one rank on the clean board.", r.undos), { n: r.undos });
   cleanLink.hidden = true;
   const boardId = r.board || doc.board;
-  if (boardId) {
+  $("[data-result-room]").hidden = !doc.room;
+  if (doc.room) $("[data-result-room]").href = `/rooms/${doc.room}/`;
+  if (!boardId && doc.ranked) {
+    // A race on a fresh deal: its board is named by the code, shown when the race is over.
+    rankLine.textContent = gettext("Your verified result joins this deal's leaderboard when the race is over.");
+    link.hidden = true;
+  } else if (boardId) {
     rankLine.textContent = r.rank ? fmt(gettext("Your rank on this deal's leaderboard: %(rank)s"), { rank: r.rank })
       : gettext("Your result is on the leaderboard.");
     link.href = `/leaderboards/${encodeURIComponent(boardId)}/`;
@@ -368,6 +426,29 @@ resultDialog.querySelector("[data-result-new]").addEventListener("click", () => 
   picker.variant = variant();
   newDialog.showModal();
 });
+
+// ---------------------------------------------------------------- races
+// A game in a race room: the others' progress beside the table (race.js), the countdown to the
+// go (the server deals the table face down until then), the final table and the way back.
+
+let racePanel = null;
+let counting = false;
+
+function race(next) {
+  if (next.room && !racePanel) {
+    racePanel = new RacePanel($("[data-race]"), {
+      roomId: next.room,
+      goal: next.table.sequences,
+      russian: Boolean(next.view.foundations),
+      // Once the race is over its code and board are shown: fetch the game again to show them.
+      onRoom: (room) => { if (room.state === "finished" && doc && !doc.code) resync(); },
+    });
+  }
+  if (next.starts_in_ms > 0 && !counting) {
+    counting = true;
+    countdown($("[data-countdown]"), next.starts_in_ms, () => { counting = false; resync(); });
+  }
+}
 
 // ---------------------------------------------------------------- start
 

@@ -1,7 +1,7 @@
 // A player's page: statistics per variant, a chart of results over time, recent games.
 import { get } from "../api.js";
 import { scoreChart } from "../chart.js";
-import { variantLabel } from "../variants.js";
+import { variantLabel, boardLabel } from "../variants.js";
 import { gettext, fmt } from "../i18n.js";
 import { el, duration, dateTime, shortDate } from "../ui.js";
 
@@ -29,13 +29,14 @@ function statCard(s) {
 
 function resultRow(r) {
   const code = r.code;
-  const board = r.board ? el("a", { href: `/leaderboards/${encodeURIComponent(r.board)}/` }, code || r.board) : (code || "—");
+  const name = r.board ? boardLabel(r.board) : code || "—";
+  const board = r.board ? el("a", { href: `/leaderboards/${encodeURIComponent(r.board)}/` }, name) : name;
   return el("tr", {},
     el("td", {}, dateTime(r.verified_at || r.finished_at)),
     el("td", {}, board, r.won ? " ✓" : ""),
     el("td", { class: "num" }, r.score),
-    el("td", { class: "num" }, r.moves),
-    el("td", { class: "num" }, duration(r.elapsed_ms)),
+    el("td", { class: "num wide" }, r.moves),
+    el("td", { class: "num wide" }, duration(r.elapsed_ms)),
     el("td", {}, el("a", { href: `/replay/${r.id}/` }, gettext("Watch"))));
 }
 

@@ -1,6 +1,6 @@
 // A race room: who is in, live progress of each player, join, start (host) and play.
 import { get, post } from "../api.js";
-import { LiveSocket } from "../socket.js";
+import { LiveSocket, statusText } from "../socket.js";
 import { variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
 import { el, duration } from "../ui.js";
@@ -16,12 +16,20 @@ const STATE = () => ({
   finished: gettext("The race is over"),
 });
 
+let lastState = null;
+
 function draw(room) {
+  // Seen here in the lobby, the race starting takes each player to their game (its countdown runs there).
+  const you = room.you || {};
+  if (lastState === "lobby" && room.state === "racing" && you.session) {
+    location.assign(`/play/${you.session}/`);
+    return;
+  }
+  lastState = room.state;
   const russian = (room.variant || "").startsWith("RU");
   root.querySelector("[data-room-title]").textContent = `${gettext("Race room")}: ${variantLabel(room.variant)}`;
   root.querySelector("[data-room-state]").textContent = [STATE()[room.state] || room.state, room.code].filter(Boolean).join(" · ");
   root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");
-  const you = room.you || {};
   root.querySelector("[data-join]").hidden = you.member || room.state !== "lobby";
   root.querySelector("[data-start]").hidden = !(you.host && room.state === "lobby");
   const play = root.querySelector("[data-play]");
@@ -32,7 +40,7 @@ function draw(room) {
     el("td", {}, p.player),
     el("td", { class: "num" }, russian ? p.cards_home : p.sequences),
     el("td", { class: "num" }, p.score),
-    el("td", { class: "num" }, p.moves),
+    el("td", { class: "num wide" }, p.moves),
     el("td", { class: "num" }, p.undos ?? 0),
     el("td", {}, p.won ? gettext("Won") : p.finished ? gettext("Finished") : room.state === "lobby" ? gettext("Ready") : gettext("Playing"),
       p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : "",
@@ -65,7 +73,7 @@ const socket = new LiveSocket(`/ws/rooms/${id}/`, {
   },
   onStatus(status) {
     connection.dataset.state = status;
-    connection.textContent = status === "open" ? gettext("Live") : gettext("Reconnecting…");
+    connection.textContent = statusText(status);
   },
 });
 get(`/api/rooms/${id}`).then(draw).catch((error) => {

@@ -1,0 +1,65 @@
+// A race beside the table: the other players' live progress from the room's socket, the countdown
+// to the go, the final table with each replay, and the way back to the room. Everything shown is
+// the server's room document; nothing here knows the rules.
+import { LiveSocket } from "./socket.js";
+import { gettext, ngettext, fmt } from "./i18n.js";
+import { el, duration } from "./ui.js";
+
+export class RacePanel {
+  constructor(root, { roomId, goal, russian, onRoom }) {
+    this.root = root;
+    this.goal = goal;
+    this.russian = russian;
+    this.onRoom = onRoom || (() => {});
+    this.list = root.querySelector("[data-race-players]");
+    this.title = root.querySelector("[data-race-title]");
+    root.querySelector("[data-race-room]").href = `/rooms/${roomId}/`;
+    root.hidden = false;
+    this.socket = new LiveSocket(`/ws/rooms/${roomId}/`, {
+      onMessage: (message) => { if (message.type === "room") this.draw(message); },
+    });
+  }
+
+  progressOf(p) {
+    const done = this.russian ? p.cards_home : p.sequences;
+    return this.russian ? fmt(gettext("%(n)s home"), { n: done }) : `${done}/${this.goal}`;
+  }
+
+  statusOf(p) {
+    if (p.won) return gettext("Won");
+    if (p.finished) return gettext("Finished");
+    return gettext("Playing");
+  }
+
+  draw(room) {
+    this.onRoom(room);
+    const final = room.state === "finished";
+    this.root.classList.toggle("final", final);
+    this.title.textContent = final ? gettext("Final table") : gettext("The race");
+    this.list.replaceChildren(...(room.players || []).map((p, i) => el("li", { class: p.won ? "won" : null },
+      el("span", { class: "race-rank" }, final ? `${i + 1}.` : ""),
+      el("span", { class: "race-name" }, p.player),
+      el("span", { class: "race-progress" }, this.progressOf(p)),
+      el("span", { class: "race-moves" }, fmt(ngettext("%(n)s move", "%(n)s moves", p.moves), { n: p.moves })),
+      el("span", { class: "race-status" }, this.statusOf(p), p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : ""),
+      final && p.result ? el("a", { href: `/replay/${p.result}/` }, gettext("Watch")) : null)));
+  }
+}
+
+// The countdown before the go: the table stays face down; at zero `onGo` fetches the dealt table.
+export function countdown(box, ms, onGo) {
+  const end = performance.now() + ms;
+  box.hidden = false;
+  const tick = () => {
+    const left = Math.ceil((end - performance.now()) / 1000);
+    if (left <= 0) {
+      box.textContent = gettext("Go!");
+      setTimeout(() => { box.hidden = true; }, 700);
+      onGo();
+      return;
+    }
+    box.textContent = String(left);
+    setTimeout(tick, Math.min(250, end - performance.now()));
+  };
+  tick();
+}

@@ -1,0 +1,36 @@
+"""GET /api/variants: the games and variants from the engine, named in the player's language."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.engine import ALL_VARIANTS, DAILY_VARIANTS
+
+
+@pytest.mark.django_db
+def test_every_variant_of_the_engine_with_its_name_and_the_choices_of_each_game() -> None:
+    doc = Client().get("/api/variants").json()
+    assert [v["id"] for v in doc["variants"]] == list(ALL_VARIANTS)
+    assert doc["daily"] == list(DAILY_VARIANTS)
+    assert [v["id"] for v in doc["variants"] if v["daily"]] == list(DAILY_VARIANTS)
+    names = {v["id"]: v["name"] for v in doc["variants"]}
+    assert names["SP1-S2R"] == "Spider · 2 suits (Medium) · Relaxed"
+    assert names["SP1-S1C"] == "Spider · 1 suit (Easy)"
+    assert names["SD1-S4"] == "Spiderette · 4 suits (Hard)"
+    assert names["RU1-C"] == "Russian Solitaire · Classic (Same suit)"
+    games = {g["prefix"]: g for g in doc["games"]}
+    assert [s["suits"] for s in games["SP1"]["suits"]] == [1, 2, 4]
+    assert [r["rule"] for r in games["SP1"]["rules"]] == ["C", "R"]
+    assert games["SD1"]["rules"] == [] and games["RU1"]["suits"] == []
+    assert (games["SP1"]["columns"], games["SD1"]["sequences"]) == (10, 4)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "name"),
+    [("fi", "Spider · 2 maata (Keskitaso) · Helpotettu"), ("hr", "Spider · 2 boje (Srednje) · Ublaženo")],
+)
+def test_names_in_finnish_and_croatian(lang: str, name: str) -> None:
+    doc = Client().get("/api/variants", HTTP_ACCEPT_LANGUAGE=lang).json()
+    assert {v["id"]: v["name"] for v in doc["variants"]}["SP1-S2R"] == name

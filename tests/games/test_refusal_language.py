@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -21,7 +21,9 @@ from games import refusals
 from games.engine import Game, parse_action
 from games.services import start_session
 from leaderboard.models import Player
+from leaderboard.players import create_guest
 from tests.engine.test_engine_rules_ids import CASES
+from tests.leaderboard.factories import daily_of
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 
@@ -317,3 +319,44 @@ def test_other_refusals_speak_the_players_language_too(player: Player, lang: str
     response = _client(player, header=lang).get("/api/sessions/7d0ab7b6-3f5e-4d32-8a55-0b1f5d7c2f11")
     assert response.status_code == 404
     assert response.json()["error"]["message"] == message
+
+
+# ------------------------------------------------------------------ fair competition's refusals
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "This game code cannot be played now."),
+        ("fi", "Tätä pelikoodia ei voi pelata nyt."),
+        ("hr", "Ovaj kod partije sada se ne može igrati."),
+    ],
+)
+def test_a_secret_code_is_refused_in_the_players_language(player: Player, lang: str, message: str) -> None:
+    today = daily_of(timezone.now().date(), "SD1-S4", "SD1-S4-MIDDLEX")  # unpublished: its code is secret
+    client = _client(player, header=lang)
+    for path, body in (("/api/sessions", {}), ("/api/submissions", {"moves": []}), ("/api/rooms", {})):
+        response = client.post(path, {"code": today.deal.code, **body}, format="json")
+        assert response.status_code == 422, path
+        assert response.json() == {"error": {"message": message, "index": 0, "token": None}}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "it has 70 characters"), ("fi", "siinä on 70 merkkiä"), ("hr", "ima 70 znakova")],
+)
+def test_a_code_far_too_long_is_refused_in_the_players_language(player: Player, lang: str, words: str) -> None:
+    response = _client(player, header=lang).post("/api/sessions", {"code": "SP1-S4C-" + "A" * 62}, format="json")
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert words in error["message"] and "SP1-S4C-QWERTYUIOPASDFGHJKLZ" in error["message"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("lang", "words"), [("en", "Sign up"), ("fi", "Rekisteröidy"), ("hr", "Registrirajte se")])
+def test_a_guest_is_asked_in_their_language_to_sign_up_for_the_daily(lang: str, words: str) -> None:
+    response = _client(create_guest(), header=lang).post("/api/sessions", {"daily": "SP1-S1C"}, format="json")
+    assert response.status_code == 401
+    assert response.json()["error"]["message"].startswith(words)

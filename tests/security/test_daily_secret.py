@@ -20,7 +20,7 @@ from games import services
 from games.engine import Game, GameCode
 from games.models import GameSession
 from leaderboard import rooms
-from leaderboard.models import Player, Result
+from leaderboard.models import BoardEntry, Player, Result
 from tests.conftest import make_player
 from tests.reliability.db import legal_plan
 from tests.security.crawl import addresses, cards_named
@@ -69,6 +69,7 @@ def build_world() -> World:
     result = Result.objects.get(session=session)
     board = session.board
     assert board is not None and board.startswith("daily:")
+    assert BoardEntry.objects.filter(board=f"{board}:clean", player=alice).exists()  # her game is clean
     return World(
         alice=alice,
         bob=bob,
@@ -79,7 +80,8 @@ def build_world() -> World:
         hidden_cards=hidden,
         values={
             "session_id": [str(session.pk), str(practice.pk), str(bobs.pk)],
-            "board": [board, f"code:{VARIANT}-AAAAAAA"],
+            # Each board and its clean twin (alice's game had no undo: she is ranked on both).
+            "board": [board, f"{board}:clean", f"code:{VARIANT}-AAAAAAA", f"code:{VARIANT}-AAAAAAA:clean"],
             "name": ["alice", "bob"],
             "result_id": [str(result.pk)],
             "room_id": [str(room.pk)],
@@ -114,6 +116,7 @@ def test_no_get_address_reveals_the_daily_before_its_day_is_over() -> None:
     extra = [
         "/api/daily?date=" + world.session.daily.date.isoformat(),  # type: ignore[union-attr]
         f"/api/leaderboards/{world.board}?around=me",
+        f"/api/leaderboards/{world.board}:clean?around=me",
         "/api/schema/?format=json",
         *[f"/api/results/{world.result.pk}/replay?step={step}" for step in range(steps + 1)],
         f"/api/leaderboards/archive?variant={VARIANT}",
@@ -143,6 +146,7 @@ async def test_no_socket_reveals_the_daily_before_its_day_is_over() -> None:
         f"/ws/play/{world.session.pk}/",
         *[f"/ws/play/{sid}/" for sid in world.values["session_id"]],
         f"/ws/leaderboards/{world.board}/",
+        f"/ws/leaderboards/{world.board}:clean/",
         f"/ws/rooms/{world.values['room_id'][0]}/",
     ]
     for path in paths:

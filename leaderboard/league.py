@@ -80,7 +80,10 @@ def daily_archive(*, today: dt.date, before: dt.date | None, variant: object = N
 
 def all_time(*, variant: object, by: str, limit: int = ALL_TIME_LIMIT) -> dict[str, Any]:
     """A variant's all-time board: each player's best verified result on any of its deals (ranked by
-    the boards' keys), or the most wins, or the longest daily streak."""
+    the boards' keys), or the most wins, or the longest daily streak.
+
+    A hidden race's results reach its code board only once the race is over (leaderboard.rooms), so
+    nothing here is about a deal whose code is still secret."""
     chosen = _variant(variant)
     if by not in ORDERS:
         raise BadRequest(gettext("by is one of best, wins or streak."))
@@ -114,6 +117,7 @@ def all_time(*, variant: object, by: str, limit: int = ALL_TIME_LIMIT) -> dict[s
                 "player": s.player.username,
                 "games": s.games,
                 "wins": s.wins,
+                "clean_wins": s.clean_wins,
                 "best_score": s.best_score,
                 "daily_streak": current_streak(s, today),
                 "best_daily_streak": s.best_daily_streak,
@@ -139,5 +143,6 @@ def _entry(e: BoardEntry, rank: int, *, russian: bool) -> dict[str, Any]:
         "won": e.won,
         "cards_home" if russian else "sequences": e.progress,
         "elapsed_ms": e.elapsed_ms,
+        "undos": e.undos,
         "result": e.result_id,
     }

@@ -64,7 +64,8 @@ AllTimeDocument = inline_serializer(
         "entries": serializers.ListField(
             child=serializers.DictField(),
             help_text="best: leaderboard entries (each player's best verified result on any deal of the "
-            "variant); wins and streak: {rank, player, games, wins, best_score, daily_streak, best_daily_streak}",
+            "variant); wins and streak: {rank, player, games, wins, clean_wins, best_score, daily_streak, "
+            "best_daily_streak}",
         ),
     },
 )

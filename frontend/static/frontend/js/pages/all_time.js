@@ -31,9 +31,13 @@ const td = (text, cls) => el("td", { class: cls }, text ?? "—");
 function columns() {
   if (by === "best") {
     return [th("#", "num"), th(gettext("Player")), th(russian ? gettext("Cards home") : gettext("Sequences"), "num"),
-      th(gettext("Score"), "num"), th(gettext("Moves"), "num wide"), th(gettext("Time"), "num wide"), th(gettext("Replay"))];
+      th(gettext("Score"), "num"), th(gettext("Moves"), "num wide"), th(gettext("Time"), "num wide"),
+      th(gettext("Undos"), "num wide"), th(gettext("Replay"))];
   }
-  if (by === "wins") return [th("#", "num"), th(gettext("Player")), th(gettext("Wins"), "num"), th(gettext("Games"), "num")];
+  if (by === "wins") {
+    return [th("#", "num"), th(gettext("Player")), th(gettext("Wins"), "num"), th(gettext("Clean wins"), "num"),
+      th(gettext("Games"), "num")];
+  }
   return [th("#", "num"), th(gettext("Player")), th(gettext("Best daily streak"), "num"), th(gettext("Daily streak"), "num")];
 }
 
@@ -41,10 +45,12 @@ function row(e) {
   const who = el("td", {}, el("a", { href: `/players/${encodeURIComponent(e.player)}/` }, e.player), e.won ? " ✓" : "");
   if (by === "best") {
     return el("tr", {}, td(e.rank, "num"), who, td(russian ? e.cards_home : e.sequences, "num"), td(e.score, "num"),
-      td(e.moves, "num wide"), td(duration(e.elapsed_ms), "num wide"),
+      td(e.moves, "num wide"), td(duration(e.elapsed_ms), "num wide"), td(e.undos, "num wide"),
       el("td", {}, el("a", { href: `/replay/${e.result}/` }, gettext("Watch"))));
   }
-  if (by === "wins") return el("tr", {}, td(e.rank, "num"), who, td(e.wins, "num"), td(e.games, "num"));
+  if (by === "wins") {
+    return el("tr", {}, td(e.rank, "num"), who, td(e.wins, "num"), td(e.clean_wins, "num"), td(e.games, "num"));
+  }
   return el("tr", {}, td(e.rank, "num"), who, td(e.best_daily_streak, "num"), td(e.daily_streak, "num"));
 }
 
@@ -55,9 +61,9 @@ async function load() {
   try {
     const doc = await get(`/api/leaderboards/all-time/${encodeURIComponent(variant)}?by=${by}`);
     body.replaceChildren(...(doc.entries.length ? doc.entries.map(row)
-      : [el("tr", {}, el("td", { colspan: 7, class: "muted" }, gettext("No verified results yet. Be the first!")))]));
+      : [el("tr", {}, el("td", { colspan: 8, class: "muted" }, gettext("No verified results yet. Be the first!")))]));
   } catch (error) {
-    body.replaceChildren(el("tr", {}, el("td", { colspan: 7 }, error.message)));
+    body.replaceChildren(el("tr", {}, el("td", { colspan: 8 }, error.message)));
   }
 }
 

@@ -165,6 +165,9 @@ def test_every_string_is_translated_and_compiled(lang: str, domain: str) -> None
         catalog = gettext.GNUTranslations(handle)
     entries = _po_entries(po)
     assert entries
+    # msgfmt leaves a fuzzy entry (msgmerge's guess from a similar msgid) out of the .mo.
+    fuzzy = re.findall(r"^#,.*\bfuzzy\b.*\n(?:#.*\n)*(msgid .*)$", po.read_text(encoding="utf-8"), re.M)
+    assert not fuzzy, f"{lang} {domain}: fuzzy entries {fuzzy}"
     for msgid, msgstr in entries:
         assert msgstr, f"{lang} {domain}: untranslated {msgid!r}"
         assert catalog.gettext(msgid) == msgstr, f"{lang} {domain}: .mo is stale for {msgid!r}"

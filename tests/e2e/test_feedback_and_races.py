@@ -115,6 +115,11 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
         api_post(racer, f"/api/sessions/{session}/actions", {"action": "D"})
         expect(host.locator("[data-race]")).to_contain_text("1 move")
         keep(racer, "race-playing-phone")
+        # ... and takes it back: the others see the undo counted (a game with one ranks on no clean board).
+        api_post(racer, f"/api/sessions/{session}/actions", {"action": "U"})
+        racer_row = host.locator("[data-race] .race-players li", has_text="race_guest")
+        expect(racer_row.locator(".race-undos")).to_have_text("1 undo")
+        expect(racer_row.locator(".race-moves")).to_have_text("0 moves")
 
         # The host gives up first: their result waits for the race to end to join the board.
         host.locator("[data-finish]").click()
@@ -128,6 +133,9 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
         api_post(racer, f"/api/sessions/{session}/finish", {})
         expect(host.locator("[data-race-title]")).to_have_text("Final table")
         expect(host.locator("[data-race] a[href^='/replay/']")).to_have_count(2)
+        expect(racer_row.locator(".race-undos")).to_have_text("1 undo")  # the verified result's count
+        host_row = host.locator("[data-race] .race-players li", has_text="race_host")
+        expect(host_row.locator(".race-undos")).to_have_text("0 undos")
         keep(host, "race-final-table-desktop")
         racer.reload()
         expect(racer.locator("[data-race-title]")).to_have_text("Final table")

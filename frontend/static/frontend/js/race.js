@@ -41,6 +41,7 @@ export class RacePanel {
       el("span", { class: "race-name" }, p.player),
       el("span", { class: "race-progress" }, this.progressOf(p)),
       el("span", { class: "race-moves" }, fmt(ngettext("%(n)s move", "%(n)s moves", p.moves), { n: p.moves })),
+      el("span", { class: "race-undos" }, fmt(ngettext("%(n)s undo", "%(n)s undos", p.undos), { n: p.undos })),
       el("span", { class: "race-status" }, this.statusOf(p), p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : ""),
       final && p.result ? el("a", { href: `/replay/${p.result}/` }, gettext("Watch")) : null)));
   }

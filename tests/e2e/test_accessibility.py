@@ -52,6 +52,7 @@ def _world(browser, server) -> tuple[dict[str, str], dict]:
         "play-russian": f"/play/{russian['id']}/",
         "leaderboards": "/leaderboards/",
         "leaderboard": f"/leaderboards/code:{code}/",
+        "leaderboard-clean": f"/leaderboards/code:{code}:clean/",
         "archive": "/leaderboards/archive/",
         "all-time": "/leaderboards/all-time/SD1-S1/",
         "player": "/players/looker/",
@@ -111,5 +112,22 @@ def test_no_axe_violation_on_any_page_at_any_size(browser, server) -> None:
             assert width <= viewport["width"] + 1, (name, size, width)
             (keep if name in REVIEWED and size != "landscape" else shot)(page, f"{name}-{size}")
         assert not errors, errors
+        context.close()
+    assert not found, "\n".join(f"{where}: {v}" for where, problems in found.items() for v in problems)
+
+
+def test_no_axe_violation_where_a_guest_is_asked_to_sign_up(browser, server) -> None:
+    """A guest's home page offers sign-up in place of each daily's Play button."""
+    axe.require_axe()
+    found: dict[str, list] = {}
+    for size, viewport in VIEWPORTS.items():
+        context = browser.new_context(base_url=server, viewport=viewport, reduced_motion="reduce", bypass_csp=True)
+        page = context.new_page()
+        page.goto("/")
+        page.locator("[data-dailies] a", has_text="Sign up to play").first.wait_for()
+        problems = axe.violations(page)
+        if problems:
+            found[f"home-guest@{size}"] = problems
+        shot(page, f"home-guest-{size}")
         context.close()
     assert not found, "\n".join(f"{where}: {v}" for where, problems in found.items() for v in problems)

@@ -71,6 +71,9 @@ def test_finnish_and_croatian_interface(browser, server) -> None:
     page.goto("/")
     expect(page.get_by_role("button", name="Uusi jako")).to_be_visible()
     expect(page.locator(".picker-suits")).to_contain_text("Keskitaso")
+    # The server draws the picker; a click before the page's script has taken the form would
+    # submit it natively (home.js lists the dailies once it runs).
+    expect(page.locator("[data-dailies] li.daily").first).to_be_visible()
     page.get_by_role("button", name="Uusi jako").click()
     page.wait_for_url("**/play/*/")
     expect(page.locator("[data-undo]")).to_contain_text("Kumoa")

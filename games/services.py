@@ -154,18 +154,15 @@ def apply_action(
     if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 1):
         raise BadRequest(gettext('"at" must be the action\'s position in the log: a whole number from 1.'))
     key = session_key(session_id)
-    ratelimit.hit_in_process(
-        "actions",
-        str(key),
-        limit=settings.RATE_ACTIONS,
-        seconds=1,
-        message=gettext_noop("Too many actions on this game."),
-    )
-    for _ in range(3):
+    for attempt in range(3):
         session, game = live.take(key) or _load(player, key)
         if session.player_id != player.pk:
             live.put(session, game)
             raise NotFound(gettext("No such game session."))
+        if attempt == 0:
+            # Counted once the game is known to be the player's: another player's requests on its
+            # id must not spend this game's budget.
+            _count_action(key, session, game)
         if at is not None and at != session.action_count + 1:
             if stored_position(key) != (session.action_count, session.finished):
                 continue  # this process's state is behind: look again at the stored one
@@ -199,6 +196,20 @@ def apply_action(
         transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
         return session, game
     raise Conflict(gettext(RACED))
+
+
+def _count_action(key: uuid.UUID, session: GameSession, game: Game) -> None:
+    try:
+        ratelimit.hit_in_process(
+            "actions",
+            str(key),
+            limit=settings.RATE_ACTIONS,
+            seconds=1,
+            message=gettext_noop("Too many actions on this game."),
+        )
+    except ServiceError:
+        live.put(session, game)  # refused: the game stays as it was, in the cache too
+        raise
 
 
 def _answer_resend(session: GameSession, token: str, at: int) -> None:

@@ -36,10 +36,10 @@ def why_not(*, player: Player, session_id: object, group: object = None, action:
     if (group is None) == (action is None):
         raise BadRequest(gettext('Ask about exactly one of "group" (like 3:4) or "action" (like 3:4>7).'))
     key = session_key(session_id)
+    session = session_for(player=player, session_id=key)  # first: another player's questions spend nothing
     ratelimit.hit_in_process(
         "why", str(key), limit=settings.RATE_ACTIONS, seconds=1, message=gettext("Too many questions on this game.")
     )
-    session = session_for(player=player, session_id=key)
     if session.finished:
         raise Conflict(gettext(GAME_OVER))
     now = timezone.now()

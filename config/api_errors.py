@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError
+from django.db import DatabaseError, DataError
 from django.http import Http404
 from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions, status
@@ -17,6 +17,8 @@ from config.middleware import CSRF_REFUSED
 from config.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
+
+DATA_REFUSED = gettext_noop("The request holds a value that cannot be looked up or stored: check what you sent.")
 
 _PLAIN_MESSAGES = {
     exceptions.NotAuthenticated: gettext_noop("Sign in or start a guest game first: this needs a player."),
@@ -52,6 +54,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if wait is not None:
             response["Retry-After"] = str(max(1, int(wait)))
         return response
+    if isinstance(exc, DataError):
+        # A value PostgreSQL refuses (a NUL, a number or date out of its range) came with the
+        # request: the client's error, not an outage. Views check their inputs; this is the net.
+        log.warning("input refused by the database: %s", exc)
+        return Response(error_body(gettext(DATA_REFUSED)), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DatabaseError):
         log.exception("database unavailable")
         response = Response(

@@ -23,6 +23,7 @@ from games.refusals import of_error
 from games.selectors import session_for
 from leaderboard.boards import parse_board
 from leaderboard.models import Player, Result
+from leaderboard.profiles import named_player
 from leaderboard.rooms import room_for
 
 View = Callable[..., HttpResponse]
@@ -120,7 +121,7 @@ def leaderboard(request: HttpRequest, board: str) -> dict[str, Any]:
 
 @page("frontend/player.html")
 def player_page(request: HttpRequest, name: str) -> dict[str, Any]:
-    if not Player.objects.filter(username__iexact=name.strip(), is_guest=False, is_active=True).exists():
+    if named_player(name) is None:
         raise Missing(
             gettext("There is no such player"), gettext("No player is called %(name)s.") % {"name": repr(name)}
         )

@@ -19,8 +19,15 @@ from leaderboard.stats import stats_document
 SERIES_POINTS = 200  # per variant: the most recent games
 
 
+def named_player(name: str) -> Player | None:
+    """The active named player called `name` (any case), or None."""
+    if "\x00" in name:  # no name has one, and PostgreSQL refuses it in a query: no such player
+        return None
+    return Player.objects.filter(username__iexact=name.strip(), is_guest=False, is_active=True).first()
+
+
 def player_page(*, name: str, limit: int, cursor: str | None, now: dt.datetime) -> dict[str, Any]:
-    player = Player.objects.filter(username__iexact=name.strip(), is_guest=False, is_active=True).first()
+    player = named_player(name)
     if player is None:
         raise NotFound(gettext("No player is called %(name)s.") % {"name": repr(name)})
     today = now.astimezone(dt.UTC).date()
@@ -79,6 +86,7 @@ def _decode(cursor: str) -> tuple[dt.datetime, int]:
         finished_at = dt.datetime.fromisoformat(stamp)
         if finished_at.tzinfo is None or not pk.isdigit():
             raise ValueError(text)
-        return finished_at, int(pk)
-    except (binascii.Error, UnicodeDecodeError, ValueError):
+        # In UTC: PostgreSQL takes offsets up to 15:59 only, Python's up to 23:59.
+        return finished_at.astimezone(dt.UTC), int(pk)
+    except (binascii.Error, UnicodeDecodeError, ValueError, OverflowError):
         raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page.")) from None

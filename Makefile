@@ -23,7 +23,7 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 
 run: $(BIN)/.installed
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m operations.server -b $(HOST) -p $(PORT) config.asgi:application
 
 test: $(BIN)/.installed
 	./scripts/services.sh

@@ -12,7 +12,8 @@ wait for a core: together they were a quarter of a leaderboard read.
 This handler loads the chain in sync mode, as WSGI servers do, and runs
 request_started, the whole chain and (for a response already in memory)
 request_finished in one call on the request's thread, one of a few kept
-for reuse; the event loop reads the body and writes the response. Behaviour is Django's: the same
+for reuse; the event loop reads the body (counting it against MAX_BODY_BYTES as it comes,
+see read_body) and writes the response. Behaviour is Django's: the same
 middleware, signals, error responses and streaming (a streaming response,
 e.g. a static file, is closed after it is sent, as before). What it no
 longer does is cancel a view when the client goes away: a synchronous view
@@ -23,16 +24,23 @@ closed connection.
 from __future__ import annotations
 
 import gc
+import tempfile
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers import asgi, base
-from django.http import FileResponse, HttpResponseBase
+from django.http import FileResponse, HttpResponseBase, JsonResponse
 from django.urls import set_script_prefix
+from django.utils import translation
+
+from config.errors import error_body
+from config.language import language_of
+from config.middleware import too_large_message
 
 # Django's handler starts a thread per request (asgiref starts one more to join it at the end).
 # Here each request borrows a one-thread executor from this list and gives it back when done: its
@@ -45,6 +53,23 @@ MAX_IDLE_THREADS = 32
 # after config/asgi.py froze start-up's): frozen too once warm, full collections stay at a few ms.
 WARM_AFTER_REQUESTS = 200
 _served = 0
+
+
+class BodyTooLarge(Exception):
+    """The body went over MAX_BODY_BYTES while it was read."""
+
+
+def with_length(scope: dict[str, Any], body_file: Any) -> dict[str, Any]:
+    """The scope with a Content-Length for a body that came without one (chunked): Django and DRF
+    read a body only as far as Content-Length says, so a chunked body was read as empty."""
+    headers = scope.get("headers") or []
+    if any(name.lower() == b"content-length" for name, _ in headers):
+        return scope
+    size = body_file.seek(0, 2)
+    body_file.seek(0)
+    if not size:
+        return scope
+    return {**scope, "headers": [*headers, (b"content-length", str(size).encode())]}
 
 
 class ASGIHandler(asgi.ASGIHandler):
@@ -76,6 +101,12 @@ class ASGIHandler(asgi.ASGIHandler):
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
+        except BodyTooLarge:
+            with translation.override(language_of(scope)):
+                refusal = JsonResponse(error_body(too_large_message()), status=413)
+            await self.send_response(refusal, send)
+            return
+        scope = with_length(scope, body_file)
         try:
             set_script_prefix(asgi.get_script_prefix(scope))
             response = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
@@ -86,6 +117,27 @@ class ASGIHandler(asgi.ASGIHandler):
                     await sync_to_async(response.close, thread_sensitive=True)()
         finally:
             body_file.close()
+
+    async def read_body(self, receive: Any) -> Any:
+        """The body, counted as it arrives: over MAX_BODY_BYTES it is refused (BodyTooLarge) at once,
+        whatever the Content-Length said or whether there was one."""
+        body_file = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE, mode="w+b")
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                body_file.close()
+                raise RequestAborted()
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > settings.MAX_BODY_BYTES:
+                body_file.close()
+                raise BodyTooLarge()
+            body_file.write(chunk)
+            if not message.get("more_body", False):
+                break
+        body_file.seek(0)
+        return body_file
 
     def _serve(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
         """In the request's thread: the signal, the request, the middleware and the view."""

@@ -13,8 +13,15 @@ from config.errors import error_body
 CSRF_REFUSED = gettext_noop("The request was refused: send the CSRF token from the page, or use a Token.")
 
 
+def too_large_message() -> str:
+    return gettext("The body is too large: at most %(limit)s bytes are accepted.") % {"limit": settings.MAX_BODY_BYTES}
+
+
 class BodySizeLimitMiddleware:
-    """Refuse an oversized body with 413 before anything reads it."""
+    """Refuse a body whose Content-Length is over the cap with 413 before anything reads it.
+
+    A body without one (chunked) is counted as it arrives: in daphne's request
+    (operations/body_cap.py) and in the ASGI handler (config/http.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -26,13 +33,7 @@ class BodySizeLimitMiddleware:
         except ValueError:
             return JsonResponse(error_body(gettext("The Content-Length header is not a number.")), status=400)
         if size > settings.MAX_BODY_BYTES:
-            return JsonResponse(
-                error_body(
-                    gettext("The body is too large: at most %(limit)s bytes are accepted.")
-                    % {"limit": settings.MAX_BODY_BYTES}
-                ),
-                status=413,
-            )
+            return JsonResponse(error_body(too_large_message()), status=413)
         return self.get_response(request)
 
 

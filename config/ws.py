@@ -19,11 +19,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
-from django.http import HttpRequest
-from django.http.cookie import parse_cookie
 from django.utils import translation
 
 from config.errors import ServiceError, error_body
+from config.language import language_of
 
 CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
@@ -97,18 +96,6 @@ def release_database_threads() -> None:
 def encode_frame(payload: dict[str, Any]) -> str:
     """A socket frame's text: compact JSON (orjson, several times faster than json per answer)."""
     return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def language_of(scope: dict[str, Any]) -> str:
-    """The handshake's language as LocaleMiddleware picks it for HTTP: the language cookie, then
-    Accept-Language, then LANGUAGE_CODE (a socket has no LocaleMiddleware of its own)."""
-    headers = {bytes(k).decode("latin-1").lower(): bytes(v).decode("latin-1") for k, v in scope.get("headers") or []}
-    cookies = scope.get("cookies")
-    request = HttpRequest()
-    request.COOKIES = dict(cookies) if cookies is not None else parse_cookie(headers.get("cookie", ""))
-    if "accept-language" in headers:
-        request.META["HTTP_ACCEPT_LANGUAGE"] = headers["accept-language"]
-    return translation.get_language_from_request(request)
 
 
 class JsonConsumer(AsyncWebsocketConsumer):

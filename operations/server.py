@@ -12,7 +12,8 @@ answer and every socket drops without a word. Here SIGTERM (or SIGINT) starts a 
 
 After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
 Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
-line per request instead (operations.asgi).
+line per request instead (operations.asgi). HTTP bodies are counted against MAX_BODY_BYTES as
+they arrive (operations.body_cap).
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ import sys
 from types import FrameType
 from typing import Any
 
+import daphne.server
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from twisted.internet import reactor
+
+from operations.body_cap import CappedHTTPFactory
 
 log = logging.getLogger("operations.server")
 
@@ -38,6 +42,7 @@ class GracefulServer(Server):
         self.draining = False
         self.clean = True  # False once stopped with work left: the process then exits without waiting on it
         reactor.callWhenRunning(self._take_signals)  # after Twisted installed its own handlers
+        daphne.server.HTTPFactory = CappedHTTPFactory  # Server.run builds its factory by this name
         super().run()
 
     def listen_success(self, port: Any) -> None:

@@ -28,3 +28,13 @@ def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str,
     )
     env.update(extra)
     return env
+
+
+def database_url_of(settings_dict: dict) -> str:
+    """The URL of a Django database (pytest-django's test database, for a process a test starts)."""
+    user = settings_dict.get("USER") or ""
+    password = settings_dict.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"

@@ -1,0 +1,230 @@
+"""The body cap holds for every body, with or without Content-Length, on a real worker.
+
+`python -m operations.server` (what `make run`, the cluster and the image run) counts a body's
+bytes as they arrive and answers 413 at MAX_BODY_BYTES: a chunked body no longer streams to its
+end into the worker's memory. A chunked body under the cap is read whole and served like any
+other. The ASGI handler counts too, for a server that hands it a body in pieces.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+
+from config.asgi import application
+from tests.conftest import make_player
+from tests.loopback import database_url_of, service_env
+from tests.security.snapshot import snapshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
+CAP = 262_144  # MAX_BODY_BYTES's default
+PASSWORD = "correct horse 9"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker runs on PostgreSQL (set DATABASE_URL)")
+    port = free_port()
+    env = service_env(database_url=database_url_of(connection.settings_dict), redis_url=settings.REDIS_URL or "")
+    env.pop("MAX_BODY_BYTES", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/alive", timeout=2):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError("the worker did not start") from None
+            time.sleep(0.2)
+    try:
+        yield port, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def chunked(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield b"%x\r\n%s\r\n" % (len(piece), piece)
+    yield b"0\r\n\r\n"
+
+
+def exchange(port: int, head: bytes, body: Iterable[bytes] = ()) -> tuple[int, bytes, int]:
+    """Send `head` and then `body` while reading the answer: (status, answer body, bytes of body sent)."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sent = 0
+
+    def send_body() -> None:
+        nonlocal sent
+        try:
+            for piece in body:
+                connection.sendall(piece)
+                sent += len(piece)
+        except OSError:
+            pass  # the worker hung up: that is the point
+
+    connection.sendall(head)
+    sender = threading.Thread(target=send_body, daemon=True)
+    sender.start()
+    answer = b""
+    try:
+        while b"\r\n\r\n" not in answer or len(answer) < _expected_length(answer):
+            data = connection.recv(65536)
+            if not data:
+                break
+            answer += data
+    finally:
+        sender.join(timeout=30)
+        connection.close()
+    status_line, _, rest = answer.partition(b"\r\n")
+    return int(status_line.split()[1]), rest.partition(b"\r\n\r\n")[2], sent
+
+
+def _expected_length(answer: bytes) -> int:
+    head, _, _ = answer.partition(b"\r\n\r\n")
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(head) + 4 + int(value)
+    return 1 << 62  # read to the close
+
+
+def post_head(path: str, *, length: int | None = None, language: str = "en") -> bytes:
+    framing = f"Content-Length: {length}" if length is not None else "Transfer-Encoding: chunked"
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Accept-Language: {language}\r\n{framing}\r\n\r\n"
+    ).encode()
+
+
+def rss_kib(process: subprocess.Popen[bytes]) -> int:
+    for line in Path(f"/proc/{process.pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_an_endless_chunked_body_is_refused_at_the_cap_as_it_arrives(worker: tuple[int, Any]) -> None:
+    port, process = worker
+    before, rows = rss_kib(process), snapshot()
+    endless = chunked(b"x" * 65536 for _ in range(3200))  # 200 MB if nothing stopped it
+    status, body, sent = exchange(port, post_head("/api/auth/login"), endless)
+    assert status == 413
+    assert json.loads(body) == {
+        "error": {"message": f"The body is too large: at most {CAP} bytes are accepted.", "index": None, "token": None}
+    }
+    assert sent < 64 * 1024 * 1024, sent  # the worker hung up long before the end
+    assert rss_kib(process) - before < 32 * 1024  # and kept none of it
+    assert snapshot() == rows
+
+
+def test_the_refusal_is_in_the_clients_language(worker: tuple[int, Any]) -> None:
+    port, _ = worker
+    status, body, _ = exchange(port, post_head("/api/auth/signup", language="fi"), chunked([b" " * (CAP + 1)]))
+    assert status == 413
+    assert json.loads(body)["error"]["message"] == f"Sisältö on liian suuri: enintään {CAP} tavua hyväksytään."
+
+
+def test_a_content_length_over_the_cap_is_answered_before_the_body(worker: tuple[int, Any]) -> None:
+    port, _ = worker
+    rows = snapshot()
+    status, body, _ = exchange(port, post_head("/api/auth/signup", length=CAP + 1, language="hr"))
+    assert status == 413
+    assert json.loads(body)["error"]["message"] == f"Tijelo je preveliko: prihvaća se najviše {CAP} bajtova."
+    assert snapshot() == rows
+
+
+def test_a_small_chunked_body_is_served(worker: tuple[int, Any]) -> None:
+    port, _ = worker
+    make_player("carol", PASSWORD)
+    document = json.dumps({"username": "carol", "password": PASSWORD}).encode()
+    status, body, _ = exchange(port, post_head("/api/auth/login"), chunked([document[:7], document[7:]]))
+    assert status == 200, body
+    assert json.loads(body)["token"]
+
+
+def test_a_chunked_body_at_the_cap_is_served(worker: tuple[int, Any]) -> None:
+    port, _ = worker
+    document = json.dumps({"username": "dora", "password": PASSWORD}).encode()
+    padded = document + b" " * (CAP - len(document))  # JSON allows trailing space: exactly the cap
+    status, body, _ = exchange(port, post_head("/api/auth/signup"), chunked([padded[:100_000], padded[100_000:]]))
+    assert status == 201, body
+
+
+async def asgi_post(path: str, pieces: list[bytes]) -> tuple[int, Any]:
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+    app = ApplicationCommunicator(application, scope)
+    for index, piece in enumerate(pieces):
+        await app.send_input({"type": "http.request", "body": piece, "more_body": index < len(pieces) - 1})
+    start = await app.receive_output(timeout=10)
+    answer = await app.receive_output(timeout=10)
+    await app.wait(timeout=10)
+    return start["status"], json.loads(answer["body"])
+
+
+@pytest.mark.usefixtures("socket_cleanup")
+async def test_the_asgi_handler_counts_a_body_in_pieces_too() -> None:
+    status, body = await asgi_post("/api/auth/login", [b" " * 100_000] * 3)
+    assert status == 413
+    assert body["error"]["message"] == f"The body is too large: at most {CAP} bytes are accepted."
+
+
+@pytest.mark.usefixtures("socket_cleanup")
+async def test_the_asgi_handler_reads_a_body_without_content_length() -> None:
+    from channels.db import database_sync_to_async
+
+    await database_sync_to_async(make_player)("erin", PASSWORD)
+    document = json.dumps({"username": "erin", "password": PASSWORD}).encode()
+    status, body = await asgi_post("/api/auth/login", [document[:5], document[5:]])
+    assert status == 200, body
+    assert body["token"]
+
+
+def test_make_run_serves_with_the_capped_worker() -> None:
+    run = (ROOT / "Makefile").read_text().split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "-m operations.server" in run and "/daphne " not in run
+    assert "operations.server" in (ROOT / "Dockerfile").read_text()
+    assert os.path.exists(ROOT / "operations" / "body_cap.py")

@@ -21,11 +21,9 @@ from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
+from config.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
 from config.errors import ServiceError, error_body
 from config.language import language_of
-
-CLOSE_TOO_BIG = 1009
-CLOSE_POLICY = 1008
 
 R = TypeVar("R")
 
@@ -136,10 +134,10 @@ class JsonConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > settings.WS_MAX_FRAME_BYTES:
-            await self.close(code=CLOSE_TOO_BIG)
+            await self.close(code=CLOSE_TOO_LARGE)
             return
         if self._flooding():
-            await self.close(code=CLOSE_POLICY)
+            await self.close(code=CLOSE_TOO_MANY)
             return
         try:
             message = orjson.loads(text_data if text_data is not None else (bytes_data or b""))

@@ -8,14 +8,12 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from config.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
 from config.errors import NotAuthenticated, ServiceError, Unavailable
 from config.views import UNAVAILABLE
 from config.ws import JsonConsumer, in_database_thread
 from games import live, selectors, services, why
 from leaderboard.models import Player
-
-CLOSE_UNAUTHORIZED = 4401
-CLOSE_NOT_FOUND = 4404
 
 
 def _document_for(player: Player, session_id: str) -> dict[str, Any]:
@@ -53,7 +51,7 @@ class PlayConsumer(JsonConsumer):
             await self.send_refusal(
                 NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
             )
-            await self.close(code=CLOSE_UNAUTHORIZED)
+            await self.close(code=CLOSE_SIGNED_OUT)
             return
         self.player = user
         try:

@@ -17,6 +17,7 @@ from channels.utils import await_many_dispatch
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from config.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
 from config.errors import BadRequest, NotAuthenticated, ServiceError
 from config.ws import JsonConsumer, encode_frame, in_database_thread
 from leaderboard import groups, rooms, selectors
@@ -24,9 +25,6 @@ from leaderboard.boards import Board, parse_board
 from leaderboard.hub import hub_for
 from leaderboard.models import Player
 
-CLOSE_UNAUTHORIZED = 4401
-CLOSE_BAD_REQUEST = 4400
-CLOSE_NOT_FOUND = 4404
 # A hot board sends a watcher at most one message per this many seconds (after the first).
 COALESCE_SECONDS = 0.25
 
@@ -112,7 +110,7 @@ class LeaderboardConsumer(LiveConsumer):
             self.limit = _limit(self.scope)
         except ServiceError as error:
             await self.send_refusal(error)
-            await self.close(code=CLOSE_NOT_FOUND if error.status == 404 else CLOSE_BAD_REQUEST)
+            await self.close(code=CLOSE_NOT_FOUND if error.status == 404 else CLOSE_BAD_INPUT)
             return
         # Join first: a change committed while the snapshot is read still arrives after it.
         async with self.sending:  # a change delivered meanwhile waits for the snapshot to go first

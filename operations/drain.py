@@ -11,11 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
+from config.close_codes import CLOSE_RESTARTING as CLOSE_RESTARTING  # where the tests and the layer look
 from operations import metrics
-
-# RFC 6455 calls this 1012, "Service Restart"; daphne lets an application send only 1000 and
-# 3000-4999, hence 4000 + 12. The browser reconnects at once on it (frontend/static/frontend/js/socket.js).
-CLOSE_RESTARTING = 4012
 
 
 class Drainable(Protocol):

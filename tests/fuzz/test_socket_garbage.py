@@ -111,7 +111,7 @@ async def test_a_frame_over_the_cap_closes_the_socket(kind: str, frame: str) -> 
         await socket.send_to(text_data=big)
     else:
         await socket.send_to(bytes_data=big.encode())
-    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 1009}
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4413}
     if kind == "play":
         assert await database_sync_to_async(GameAction.objects.count)() == 0
 
@@ -125,5 +125,5 @@ async def test_a_flood_closes_the_socket(kind: str, settings: Any) -> None:
     outputs = []
     while (output := await socket.receive_output(timeout=5))["type"] != "websocket.close":
         outputs.append(json.loads(output["text"]))
-    assert output["code"] == 1008
+    assert output["code"] == 4429
     assert len(outputs) == settings.RATE_WS_MESSAGES and all(o["type"] == "error" for o in outputs)

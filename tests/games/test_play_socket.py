@@ -88,7 +88,7 @@ async def test_garbage_is_answered_and_oversized_frames_close_the_socket(player:
     assert (await socket.receive_json_from())["status"] == 400
     await socket.send_to(text_data="x" * (64 * 1024 + 1))
     closed = await socket.receive_output()
-    assert closed == {"type": "websocket.close", "code": 1009}
+    assert closed == {"type": "websocket.close", "code": 4413}
 
 
 async def test_a_foreign_origin_is_refused(player: Player) -> None:

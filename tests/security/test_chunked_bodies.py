@@ -12,10 +12,7 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
-import time
-import urllib.request
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,56 +22,13 @@ from asgiref.testing import ApplicationCommunicator
 
 from config.asgi import application
 from tests.conftest import make_player
-from tests.loopback import database_url_of, service_env
+from tests.security.conftest import Worker
 from tests.security.snapshot import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
 CAP = 262_144  # MAX_BODY_BYTES's default
 PASSWORD = "correct horse 9"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    from django.conf import settings
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker runs on PostgreSQL (set DATABASE_URL)")
-    port = free_port()
-    env = service_env(database_url=database_url_of(connection.settings_dict), redis_url=settings.REDIS_URL or "")
-    env.pop("MAX_BODY_BYTES", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/alive", timeout=2):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError("the worker did not start") from None
-            time.sleep(0.2)
-    try:
-        yield port, process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def chunked(pieces: Iterable[bytes]) -> Iterator[bytes]:
@@ -138,8 +92,8 @@ def rss_kib(process: subprocess.Popen[bytes]) -> int:
     raise AssertionError("no VmRSS")
 
 
-def test_an_endless_chunked_body_is_refused_at_the_cap_as_it_arrives(worker: tuple[int, Any]) -> None:
-    port, process = worker
+def test_an_endless_chunked_body_is_refused_at_the_cap_as_it_arrives(worker: Worker) -> None:
+    port, process = worker.port, worker.process
     before, rows = rss_kib(process), snapshot()
     endless = chunked(b"x" * 65536 for _ in range(3200))  # 200 MB if nothing stopped it
     status, body, sent = exchange(port, post_head("/api/auth/login"), endless)
@@ -152,15 +106,15 @@ def test_an_endless_chunked_body_is_refused_at_the_cap_as_it_arrives(worker: tup
     assert snapshot() == rows
 
 
-def test_the_refusal_is_in_the_clients_language(worker: tuple[int, Any]) -> None:
-    port, _ = worker
+def test_the_refusal_is_in_the_clients_language(worker: Worker) -> None:
+    port = worker.port
     status, body, _ = exchange(port, post_head("/api/auth/signup", language="fi"), chunked([b" " * (CAP + 1)]))
     assert status == 413
     assert json.loads(body)["error"]["message"] == f"Sisältö on liian suuri: enintään {CAP} tavua hyväksytään."
 
 
-def test_a_content_length_over_the_cap_is_answered_before_the_body(worker: tuple[int, Any]) -> None:
-    port, _ = worker
+def test_a_content_length_over_the_cap_is_answered_before_the_body(worker: Worker) -> None:
+    port = worker.port
     rows = snapshot()
     status, body, _ = exchange(port, post_head("/api/auth/signup", length=CAP + 1, language="hr"))
     assert status == 413
@@ -168,8 +122,8 @@ def test_a_content_length_over_the_cap_is_answered_before_the_body(worker: tuple
     assert snapshot() == rows
 
 
-def test_a_small_chunked_body_is_served(worker: tuple[int, Any]) -> None:
-    port, _ = worker
+def test_a_small_chunked_body_is_served(worker: Worker) -> None:
+    port = worker.port
     make_player("carol", PASSWORD)
     document = json.dumps({"username": "carol", "password": PASSWORD}).encode()
     status, body, _ = exchange(port, post_head("/api/auth/login"), chunked([document[:7], document[7:]]))
@@ -177,8 +131,8 @@ def test_a_small_chunked_body_is_served(worker: tuple[int, Any]) -> None:
     assert json.loads(body)["token"]
 
 
-def test_a_chunked_body_at_the_cap_is_served(worker: tuple[int, Any]) -> None:
-    port, _ = worker
+def test_a_chunked_body_at_the_cap_is_served(worker: Worker) -> None:
+    port = worker.port
     document = json.dumps({"username": "dora", "password": PASSWORD}).encode()
     padded = document + b" " * (CAP - len(document))  # JSON allows trailing space: exactly the cap
     status, body, _ = exchange(port, post_head("/api/auth/signup"), chunked([padded[:100_000], padded[100_000:]]))

@@ -1,0 +1,82 @@
+"""A real worker for the tests that must see what daphne does: `python -m operations.server` (as
+`make run` and the image run it) on a free loopback port, on pytest-django's test database."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.loopback import database_url_of, service_env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Worker:
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="package")
+def worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Worker]:
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker runs on PostgreSQL (set DATABASE_URL)")
+    port = _free_port()
+    env = service_env(database_url=database_url_of(connection.settings_dict), redis_url=settings.REDIS_URL or "")
+    env.pop("MAX_BODY_BYTES", None)
+    env.pop("WS_MAX_FRAME_BYTES", None)
+    env["RATE_WS_MESSAGES"] = "20"
+    log = Path(tempfile.mkdtemp(prefix="security-worker-")) / "worker.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/alive", timeout=2):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"the worker did not start: {log.read_text()[-2000:]}") from None
+            time.sleep(0.2)
+    try:
+        yield Worker(port, process, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the allowed-hosts origin check, then authenticate by the
+WebSockets pass the origin check (scheme, host and port: config/ws_origin.py), then authenticate by the
 `Authorization: Token` header (scripts) or Django's session (browser).
 """
 
@@ -18,18 +18,18 @@ django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (c
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
+from config.ws_origin import SameOriginValidator  # noqa: E402
 from operations.asgi import operated  # noqa: E402
 
 application = operated(  # health, metrics, request ids, access logs, the drain (operations/asgi.py)
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
+            "websocket": SameOriginValidator(
                 AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
             ),
         }

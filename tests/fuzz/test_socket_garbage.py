@@ -67,7 +67,11 @@ async def open_socket(kind: str) -> tuple[WebsocketCommunicator, dict[str, Any]]
     socket = WebsocketCommunicator(
         application,
         path,
-        headers=[(b"origin", b"http://127.0.0.1"), (b"authorization", f"Token {token}".encode())],
+        headers=[
+            (b"origin", b"http://127.0.0.1"),
+            (b"host", b"127.0.0.1"),
+            (b"authorization", f"Token {token}".encode()),
+        ],
     )
     connected, _ = await socket.connect(timeout=5)
     assert connected

@@ -51,7 +51,11 @@ async def test_socket_messages_show_only_visible_cards(player: Player, variant: 
     socket = WebsocketCommunicator(
         application,
         f"/ws/play/{session.id}/",
-        headers=[(b"authorization", f"Token {token}".encode()), (b"origin", b"http://127.0.0.1")],
+        headers=[
+            (b"authorization", f"Token {token}".encode()),
+            (b"origin", b"http://127.0.0.1"),
+            (b"host", b"127.0.0.1"),
+        ],
     )
     connected, _ = await socket.connect()
     assert connected

@@ -17,6 +17,7 @@ from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # the origin check compares the Origin with the address the socket was opened on
 
 
 async def token_of(player: Player) -> str:
@@ -24,7 +25,7 @@ async def token_of(player: Player) -> str:
 
 
 async def open_socket(session_id: object, token: str | None) -> WebsocketCommunicator:
-    headers = [ORIGIN] + ([(b"authorization", f"Token {token}".encode())] if token else [])
+    headers = [ORIGIN, HOST] + ([(b"authorization", f"Token {token}".encode())] if token else [])
     socket = WebsocketCommunicator(application, f"/ws/play/{session_id}/", headers=headers)
     connected, _ = await socket.connect()
     assert connected

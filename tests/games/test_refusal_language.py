@@ -26,6 +26,7 @@ from tests.engine.test_engine_rules_ids import CASES
 from tests.leaderboard.factories import daily_of
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # the origin check compares the Origin with the address the socket was opened on
 
 # Three refusals whose cards and rules differ: Classic Spider's one-suit group, Russian
 # Classic's "same family", Spiderette's deal with an empty column; and a plural.
@@ -185,7 +186,7 @@ async def _refuse_over_socket(player: Player, headers: list[tuple[bytes, bytes]]
     code, before, token, _rule = refusal
     session, _ = await database_sync_to_async(start_session)(player=player, code=code)
     auth = (b"authorization", f"Token {await _token_of(player)}".encode())
-    socket = WebsocketCommunicator(application, f"/ws/play/{session.id}/", headers=[ORIGIN, auth, *headers])
+    socket = WebsocketCommunicator(application, f"/ws/play/{session.id}/", headers=[ORIGIN, HOST, auth, *headers])
     connected, _ = await socket.connect()
     assert connected
     assert (await socket.receive_json_from())["type"] == "session"

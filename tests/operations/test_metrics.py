@@ -26,6 +26,7 @@ from tests.operations.asgi_client import call
 
 CODE = "SD1-S4-AAAAAAA"
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # the origin check compares the Origin with the address the socket was opened on
 
 
 def value(name: str, **labels: str) -> float:
@@ -85,7 +86,7 @@ async def test_open_sockets_pushes_and_their_delay_are_counted() -> None:
         value("league_push_delay_seconds_count", type="board.change"),
     )
     delivered = value("league_push_deliveries_total", type="board.change")
-    watcher = WebsocketCommunicator(application, f"/ws/leaderboards/{board}/", headers=[ORIGIN])
+    watcher = WebsocketCommunicator(application, f"/ws/leaderboards/{board}/", headers=[ORIGIN, HOST])
     assert (await watcher.connect())[0]
     assert (await watcher.receive_json_from())["type"] == "snapshot"
     assert value("league_open_sockets", kind="leaderboards") == before + 1

@@ -10,7 +10,10 @@ import requests
 from websockets.sync.client import ClientConnection, connect
 
 TIMEOUT = 20  # seconds; generous for a loaded two-core machine
-ORIGIN = "http://127.0.0.1"
+def origin_of(ws_url: str) -> str:
+    """The origin of the page a browser would open `ws_url` from: same scheme family, host and port."""
+    scheme, rest = ws_url.split("://", 1)
+    return f"{'https' if scheme == 'wss' else 'http'}://{rest.split('/', 1)[0]}"
 
 
 class Api:
@@ -46,7 +49,7 @@ class Api:
 def play_socket(ws_base: str, session_id: str, token: str, *, path: str | None = None) -> ClientConnection:
     return connect(
         f"{ws_base}{path or f'/ws/play/{session_id}/'}",
-        origin=ORIGIN,  # type: ignore[arg-type]
+        origin=origin_of(ws_base),  # type: ignore[arg-type]
         additional_headers={"Authorization": f"Token {token}"},
         proxy=None,
         open_timeout=TIMEOUT,

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from operations.cluster import Cluster, nginx_binary
 from operations.drain import CLOSE_RESTARTING
 from tests.leaderboard.watchers import apply_message
+from tests.reliability.client import origin_of
 from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, rows, stored_log
 from tests.reliability.procs import free_port, manage
@@ -35,7 +36,6 @@ BOARD = f"code:{CODE}"
 PLAYERS = 50
 WATCHERS = 200
 PLAN = legal_plan(CODE, 40)
-ORIGIN = "http://127.0.0.1"
 
 
 def steps_of(n: int) -> int:
@@ -67,7 +67,7 @@ async def _open(url: str, token: str | None = None) -> ClientConnection:
     headers = {"Authorization": f"Token {token}"} if token else {}
     for attempt in range(100):
         try:
-            return await connect(url, origin=ORIGIN, additional_headers=headers, proxy=None, open_timeout=20)  # type: ignore[arg-type]
+            return await connect(url, origin=origin_of(url), additional_headers=headers, proxy=None, open_timeout=20)  # type: ignore[arg-type]
         except (OSError, InvalidStatus, TimeoutError):
             await asyncio.sleep(0.05 * min(attempt + 1, 10))
     raise AssertionError(f"could not open {url}")

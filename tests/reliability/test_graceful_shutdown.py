@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 
 from operations.cluster import Worker
 from operations.drain import CLOSE_RESTARTING
-from tests.reliability.client import ORIGIN, TIMEOUT, Api, play_socket, receive
+from tests.reliability.client import TIMEOUT, Api, origin_of, play_socket, receive
 from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, session_row, stored_log
 from tests.reliability.procs import free_port, port_open, wait_until
@@ -55,7 +55,7 @@ def test_a_stopping_worker_answers_what_is_in_flight_then_closes_its_sockets_wit
         busy = sockets.enter_context(play_socket(ws, on_socket, api.token))
         idle = sockets.enter_context(play_socket(ws, idle_one, api.token))
         watcher = sockets.enter_context(
-            connect(f"{ws}/ws/leaderboards/code:{CODE}/", origin=ORIGIN, proxy=None, open_timeout=TIMEOUT)  # type: ignore[arg-type]
+            connect(f"{ws}/ws/leaderboards/code:{CODE}/", origin=origin_of(ws), proxy=None, open_timeout=TIMEOUT)  # type: ignore[arg-type]
         )
         assert receive(busy)["actions"] == 0 and receive(idle)["actions"] == 0
         assert receive(watcher)["type"] == "snapshot"

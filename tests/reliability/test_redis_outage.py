@@ -11,7 +11,7 @@ import pytest
 import redis
 from websockets.sync.client import ClientConnection, connect
 
-from tests.reliability.client import ORIGIN, TIMEOUT, Api, play_socket, receive
+from tests.reliability.client import TIMEOUT, Api, origin_of, play_socket, receive
 from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, rows, stored_log
 from tests.reliability.procs import manage
@@ -23,7 +23,7 @@ BOARD = f"code:{CODE}"
 
 
 def board_socket(ws_base: str) -> ClientConnection:
-    return connect(f"{ws_base}/ws/leaderboards/{BOARD}/", origin=ORIGIN, proxy=None, open_timeout=TIMEOUT)  # type: ignore[arg-type]
+    return connect(f"{ws_base}/ws/leaderboards/{BOARD}/", origin=origin_of(ws_base), proxy=None, open_timeout=TIMEOUT)  # type: ignore[arg-type]
 
 
 def play(api: Api, steps: int) -> dict[str, Any]:

@@ -151,7 +151,9 @@ async def test_no_socket_reveals_the_daily_before_its_day_is_over() -> None:
     ]
     for path in paths:
         for headers in ([(b"authorization", f"Token {token}".encode())], []):
-            socket = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://127.0.0.1"), *headers])
+            socket = WebsocketCommunicator(
+                application, path, headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"), *headers]
+            )
             connected, _ = await socket.connect(timeout=5)
             assert connected
             first = await socket.receive_output(timeout=5)

@@ -72,7 +72,11 @@ async def test_the_socket_of_another_players_game_says_only_not_found() -> None:
         socket = WebsocketCommunicator(
             application,
             f"/ws/play/{target}/",
-            headers=[(b"origin", b"http://127.0.0.1"), (b"authorization", f"Token {token}".encode())],
+            headers=[
+                (b"origin", b"http://127.0.0.1"),
+                (b"host", b"127.0.0.1"),
+                (b"authorization", f"Token {token}".encode()),
+            ],
         )
         assert (await socket.connect(timeout=5))[0]
         answers.append(await socket.receive_json_from(timeout=5))

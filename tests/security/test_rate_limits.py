@@ -119,7 +119,11 @@ async def test_actions_over_the_socket_are_limited_too(settings: Any, monkeypatc
     socket = WebsocketCommunicator(
         application,
         f"/ws/play/{session_id}/",
-        headers=[(b"origin", b"http://127.0.0.1"), (b"authorization", f"Token {token}".encode())],
+        headers=[
+            (b"origin", b"http://127.0.0.1"),
+            (b"host", b"127.0.0.1"),
+            (b"authorization", f"Token {token}".encode()),
+        ],
     )
     assert (await socket.connect(timeout=5))[0]
     await socket.receive_json_from(timeout=5)

@@ -120,6 +120,11 @@ def browser(server: str):
         browser.close()
 
 
+def _blocked(text: str, errors: list[str]) -> None:
+    if "Content Security Policy" in text:
+        errors.append(text)
+
+
 def new_page(browser, server: str, *, viewport=DESKTOP, locale: str = "en-US", has_touch: bool = False):
     context = browser.new_context(
         base_url=server, viewport=viewport, locale=locale, has_touch=has_touch, reduced_motion="reduce"
@@ -128,6 +133,8 @@ def new_page(browser, server: str, *, viewport=DESKTOP, locale: str = "en-US", h
     page.set_default_timeout(8000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Anything the Content Security Policy blocked (an inline script or style, another origin) is an error too.
+    page.on("console", lambda message: _blocked(message.text, errors))
     page.js_errors = errors  # type: ignore[attr-defined]
     return page
 

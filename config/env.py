@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -42,3 +43,13 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_date(name: str, default: dt.date) -> dt.date:
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return dt.date.fromisoformat(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a date like 2026-12-01, not {value!r}") from None

@@ -9,13 +9,14 @@ without real secrets.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_date, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -248,9 +249,17 @@ RATE_LOGIN_FAILURES = env_int("RATE_LOGIN_FAILURES", 5)  # per name per 5 minute
 RATE_SIGNUPS = env_int("RATE_SIGNUPS", 10)  # per address per hour
 RATE_ACTIONS = env_int("RATE_ACTIONS", 30)  # per session per second
 RATE_SUBMISSIONS = env_int("RATE_SUBMISSIONS", 60)  # per player per minute
+RATE_SUBMISSIONS_PER_ADDRESS = env_int("RATE_SUBMISSIONS_PER_ADDRESS", 120)  # per address per minute
+RATE_SESSION_STARTS = env_int("RATE_SESSION_STARTS", 30)  # new games per player per minute
+RATE_SESSION_STARTS_PER_ADDRESS = env_int("RATE_SESSION_STARTS_PER_ADDRESS", 60)  # per address per minute
+RATE_GUESTS = env_int("RATE_GUESTS", 20)  # new guests (a browser's first game) per address per hour
 RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 3)  # from a race's start to its go
 RATE_WS_MESSAGES = env_int("RATE_WS_MESSAGES", 60)  # per socket per second before it is closed
 WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for socket work
+
+# The league's first day: dailies are served from it to today, no earlier (each date asked for stores
+# seven dailies and their deals).
+DAILIES_START = env_date("DAILIES_START", dt.date(2020, 1, 1))
 
 # Operations (operations/): how long a stopping worker drains; logs as JSON lines (with request ids) or text.
 DRAIN_SECONDS = env_int("DRAIN_SECONDS", 10)

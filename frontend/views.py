@@ -1,7 +1,7 @@
 """The pages of the browser client. Each page is a shell the ES modules fill from the API.
 
-Every page makes sure the browser has a player (a guest on the first visit) and a
-CSRF cookie, so the modules can call the API at once.
+Every page hands out the CSRF cookie, so the modules can call the API at once. A page makes
+no player: a first-time visitor becomes a guest with its first game (leaderboard.api.guests).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from config.errors import ServiceError
-from frontend.guest import ensure_player
 from frontend.variants import RULE_PAGES, picker_choices
 from games.engine import InvalidCode, parse_variant
 from games.refusals import of_error
@@ -39,7 +38,7 @@ class Missing(Exception):
 
 
 def page(template: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
-    """A page view: ensure a player and the CSRF cookie, render ``template`` with the context.
+    """A page view: set the CSRF cookie, render ``template`` with the context.
 
     A page about something that does not exist (a game, a room, a board, a player, a result)
     is a not-found page with status 404, so its scripts never start (nor reconnect forever).
@@ -55,8 +54,7 @@ def page(template: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
                 context = {"player": _player_of(request), "page": "not-found"}
                 context |= {"heading": missing.heading, "message": missing.message}
                 return render(request, "frontend/not_found.html", context, status=404)
-            player = ensure_player(request)
-            context = {"player": player, "picker": picker_choices(), **found}
+            context = {"player": _player_of(request), "picker": picker_choices(), **found}
             return render(request, template, context)
 
         return view

@@ -41,6 +41,11 @@ def daily_for(date: dt.date, variant: str, *, now: dt.datetime) -> Daily:
     """The daily of `date`, stored the first time it is asked for and never changed after."""
     if date > utc_today(now):
         raise NotFound(gettext("The dailies of %(date)s are not out yet.") % {"date": date.isoformat()})
+    if date < settings.DAILIES_START:
+        raise NotFound(
+            gettext("There are no dailies before %(date)s, the league's first day.")
+            % {"date": settings.DAILIES_START.isoformat()}
+        )
     check_daily_variant(variant)
     daily = Daily.objects.select_related("deal").filter(date=date, variant=variant).first()
     if daily is not None:

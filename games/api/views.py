@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -13,11 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import ratelimit
 from config.errors import BadRequest
 from games import dailies, live, selectors, services, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from games.deals import MAX_CODE_CHARS
+from leaderboard.api import guests
 from leaderboard.models import Player
 
 
@@ -33,7 +36,7 @@ def _valid(serializer_class: type, request: Request) -> dict:
 
 
 class SessionsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # a browser without a player becomes a guest here (leaderboard.api.guests)
 
     @extend_schema(
         request=StartSessionSerializer,
@@ -44,7 +47,10 @@ class SessionsView(APIView):
     def post(self, request: Request) -> Response:
         now = timezone.now()
         choice = _valid(StartSessionSerializer, request)
-        session, created = services.start_session(player=_player(request), now=now, **choice)
+        guests.limit_starts(request)
+        session, created = guests.play_as(
+            request, lambda player: services.start_session(player=player, now=now, **choice)
+        )
         document = selectors.session_document(session, live.game_for(session), now=now)
         return Response(document, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -126,6 +132,13 @@ class SubmissionsView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _plainly_valid_submission(request.data) or _valid(SubmissionSerializer, request)
+        ratelimit.hit(
+            "submissions-address",
+            guests.client_address(request),
+            limit=settings.RATE_SUBMISSIONS_PER_ADDRESS,
+            seconds=60,
+            message=gettext_noop("Too many submissions from this address."),
+        )
         answer_status, body = services.submit_log(
             player=_player(request),
             code=data["code"],

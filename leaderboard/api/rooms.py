@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from config.fields import StrictCharField
 from leaderboard import rooms
-from leaderboard.api import params
+from leaderboard.api import guests, params
 from leaderboard.api.documents import RoomDocument, refusals
 from leaderboard.models import Player
 
@@ -33,7 +33,7 @@ def _answer(room_id: object, viewer: Player | None, code: int = status.HTTP_200_
 
 
 class RoomsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # a browser without a player becomes a guest here (leaderboard.api.guests)
 
     @extend_schema(
         operation_id="create_room",
@@ -44,8 +44,9 @@ class RoomsView(APIView):
     def post(self, request: Request) -> Response:
         data = NewRoomSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        host = params.player(request)
-        room = rooms.create_room(host=host, **data.validated_data)
+        host, room = guests.play_as(
+            request, lambda player: (player, rooms.create_room(host=player, **data.validated_data))
+        )
         return _answer(room.pk, host, status.HTTP_201_CREATED)
 
 
@@ -63,7 +64,7 @@ class RoomView(APIView):
 
 
 class JoinRoomView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # a browser without a player becomes a guest here
 
     @extend_schema(
         operation_id="join_room",
@@ -73,8 +74,7 @@ class JoinRoomView(APIView):
         responses={200: RoomDocument, **refusals(401, 404, 409, 429)},
     )
     def post(self, request: Request, room_id: str) -> Response:
-        player = params.player(request)
-        rooms.join_room(room_id=room_id, player=player)
+        player, _ = guests.play_as(request, lambda player: (player, rooms.join_room(room_id=room_id, player=player)))
         return _answer(room_id, player)
 
 

@@ -120,13 +120,16 @@ def test_me_needs_a_player(api: APIClient) -> None:
     assert "player" in response.json()["error"]["message"]
 
 
-def test_browser_first_visit_makes_a_guest_who_keeps_their_identity_on_signup() -> None:
+def test_browser_first_game_makes_a_guest_who_keeps_their_identity_on_signup() -> None:
     browser = Client(enforce_csrf_checks=True)
     page = browser.get("/")
     assert page.status_code == 200
+    assert not Player.objects.exists()  # a page view makes no player
+    csrf = browser.cookies["csrftoken"].value
+    game = browser.post("/api/sessions", {"variant": "SP1-S1C"}, content_type="application/json", HTTP_X_CSRFTOKEN=csrf)
+    assert game.status_code == 201
     guest = Player.objects.get()
     assert guest.is_guest and not guest.has_usable_password()
-    csrf = browser.cookies["csrftoken"].value
     refused = browser.post("/api/auth/signup", {"username": "erin", "password": GOOD}, content_type="application/json")
     assert refused.status_code == 403  # CSRF applies to the browser's session
     accepted = browser.post(

@@ -61,10 +61,11 @@ def test_an_invalid_code_is_refused_at_index_zero(player_api: APIClient) -> None
     assert error["index"] == 0 and error["token"] is None
 
 
-def test_playing_needs_a_player(api: APIClient) -> None:
-    response = api.post("/api/sessions", {"code": "SP1-S4C-AAAAAAA"}, format="json")
-    assert response.status_code == 401
-    assert not GameSession.objects.exists()
+def test_playing_needs_a_player_or_the_pages_csrf_token() -> None:
+    """Without a player, only a browser holding the page's CSRF token becomes a guest by playing."""
+    response = APIClient(enforce_csrf_checks=True).post("/api/sessions", {"code": "SP1-S4C-AAAAAAA"}, format="json")
+    assert response.status_code == 403 and "CSRF" in response.json()["error"]["message"]
+    assert not GameSession.objects.exists() and not Player.objects.exists()
 
 
 def test_another_players_session_is_answered_like_a_missing_one(player_api: APIClient) -> None:

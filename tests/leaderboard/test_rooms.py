@@ -169,6 +169,10 @@ def test_bad_rooms_are_refused(body: dict, status: int, words: str) -> None:
 
 @pytest.mark.django_db
 def test_rooms_need_a_player_and_a_real_room(api: APIClient) -> None:
-    assert api.post("/api/rooms", {"variant": "RU1-C"}, format="json").status_code == 401
+    # No player and no page's CSRF token: no guest is made for it.
+    assert (
+        APIClient(enforce_csrf_checks=True).post("/api/rooms", {"variant": "RU1-C"}, format="json").status_code == 403
+    )
+    assert not Player.objects.exists()
     assert api.get("/api/rooms/not-a-room").status_code == 404
     assert api.get("/api/rooms/00000000-0000-0000-0000-000000000000").json()["error"]["message"] == "No such race room."

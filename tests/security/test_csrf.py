@@ -45,7 +45,12 @@ def test_every_form_page_hands_out_the_csrf_cookie(page: str) -> None:
     assert client.cookies["csrftoken"]["samesite"] == "Lax"
 
 
-def test_the_session_cookie_is_not_readable_by_scripts(player: Player) -> None:
-    client = Client()
+def test_the_session_cookie_is_not_readable_by_scripts() -> None:
+    client = Client(enforce_csrf_checks=True)
     assert client.get("/").status_code == 200
+    token = client.cookies["csrftoken"].value
+    first_game = client.post(
+        "/api/sessions", {"variant": "SP1-S1C"}, content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
+    assert first_game.status_code == 201  # the browser's guest is made now, with its session
     assert client.cookies["sessionid"]["httponly"] is True

@@ -1,0 +1,78 @@
+"""Who plays: the requesting player, or for a browser with none, a guest made by its first game.
+
+A page view makes no player (a crawler or a cookieless client made one row per request): the
+first request that plays (a new game, a new or joined race room) makes the guest, only with the
+page's CSRF token, and at most RATE_GUESTS from one address an hour. The guest is made in the
+same transaction as what it plays, so a refused request leaves no guest behind, and the browser's
+session becomes the guest's only once it succeeded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.request import Request
+
+from config import ratelimit
+from config.errors import NotAuthenticated
+from leaderboard.models import Player
+from leaderboard.players import create_guest
+
+T = TypeVar("T")
+
+
+def client_address(request: Request) -> str:
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def current_player(request: Request) -> Player | None:
+    user = request.user
+    return user if isinstance(user, Player) and user.is_authenticated else None
+
+
+def play_as(request: Request, play: Callable[[Player], T]) -> T:
+    """`play(player)` for the requesting player, or for a new guest if the browser has none."""
+    player = current_player(request)
+    if player is not None:
+        return play(player)
+    if request.auth is not None or getattr(request._request, "session", None) is None:
+        raise NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
+    SessionAuthentication().enforce_csrf(request)  # a page on another site cannot make a guest
+    ratelimit.hit(
+        "guests",
+        client_address(request),
+        limit=settings.RATE_GUESTS,
+        seconds=3600,
+        message=gettext_noop("Too many new guests from this address: sign up, or play as the guest you are."),
+    )
+    with transaction.atomic():
+        guest = create_guest()
+        played = play(guest)
+    login(request._request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    return played
+
+
+def limit_starts(request: Request) -> None:
+    """New games per address and per player (a new guest is counted by its address)."""
+    ratelimit.hit(
+        "starts-address",
+        client_address(request),
+        limit=settings.RATE_SESSION_STARTS_PER_ADDRESS,
+        seconds=60,
+        message=gettext_noop("Too many new games from this address."),
+    )
+    player = current_player(request)
+    if player is not None:
+        ratelimit.hit(
+            "starts",
+            str(player.pk),
+            limit=settings.RATE_SESSION_STARTS,
+            seconds=60,
+            message=gettext_noop("Too many new games."),
+        )

@@ -40,7 +40,13 @@ class SessionsView(APIView):
 
     @extend_schema(
         request=StartSessionSerializer,
-        responses={201: documents.SessionDocument, 200: documents.SessionDocument, **documents.REFUSALS},
+        # 403: a browser without a player that did not send the page's CSRF token (no guest is made).
+        responses={
+            201: documents.SessionDocument,
+            200: documents.SessionDocument,
+            403: documents.ErrorDocument,
+            **documents.REFUSALS,
+        },
         operation_id="start_session",
         summary="Start a refereed game on a code, a fresh deal of a variant, or today's daily",
     )

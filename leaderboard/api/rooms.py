@@ -39,7 +39,7 @@ class RoomsView(APIView):
         operation_id="create_room",
         summary="Open a race room on a fresh deal of a variant or on a game code (guests too)",
         request=NewRoomSerializer,
-        responses={201: RoomDocument, **refusals(400, 401, 422, 429)},
+        responses={201: RoomDocument, **refusals(400, 401, 403, 422, 429)},
     )
     def post(self, request: Request) -> Response:
         data = NewRoomSerializer(data=request.data)
@@ -71,7 +71,7 @@ class JoinRoomView(APIView):
         summary="Join a room before its race starts (joining again changes nothing)",
         parameters=[ROOM_ID],
         request=None,
-        responses={200: RoomDocument, **refusals(401, 404, 409, 429)},
+        responses={200: RoomDocument, **refusals(401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, room_id: str) -> Response:
         player, _ = guests.play_as(request, lambda player: (player, rooms.join_room(room_id=room_id, player=player)))

@@ -36,7 +36,16 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 @pytest.fixture
 def api_schema(settings: Any) -> Iterator[Any]:
     # The fuzzer is faster than a person: the rate limits are tested on their own.
-    for limit in ("RATE_ACTIONS", "RATE_SUBMISSIONS", "RATE_SIGNUPS", "RATE_LOGIN_FAILURES"):
+    for limit in (
+        "RATE_ACTIONS",
+        "RATE_SUBMISSIONS",
+        "RATE_SUBMISSIONS_PER_ADDRESS",
+        "RATE_SESSION_STARTS",
+        "RATE_SESSION_STARTS_PER_ADDRESS",
+        "RATE_GUESTS",
+        "RATE_SIGNUPS",
+        "RATE_LOGIN_FAILURES",
+    ):
         setattr(settings, limit, 1_000_000)
     # Like Django's test client: requests must not close the connection that holds the test's transaction.
     signals.request_started.disconnect(close_old_connections)

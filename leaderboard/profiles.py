@@ -17,6 +17,7 @@ from leaderboard.models import Player, PlayerStats, Result
 from leaderboard.stats import stats_document
 
 SERIES_POINTS = 200  # per variant: the most recent games
+MAX_OFFSET = dt.timedelta(hours=16)
 
 
 def named_player(name: str) -> Player | None:
@@ -84,9 +85,10 @@ def _decode(cursor: str) -> tuple[dt.datetime, int]:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
         stamp, _, pk = text.partition("|")
         finished_at = dt.datetime.fromisoformat(stamp)
-        if finished_at.tzinfo is None or not pk.isdigit():
+        offset = finished_at.utcoffset()
+        # PostgreSQL takes offsets up to 15:59 only (Python's go to 23:59), and this server writes +00:00.
+        if offset is None or abs(offset) >= MAX_OFFSET or not pk.isdigit():
             raise ValueError(text)
-        # In UTC: PostgreSQL takes offsets up to 15:59 only, Python's up to 23:59.
         return finished_at.astimezone(dt.UTC), int(pk)
     except (binascii.Error, UnicodeDecodeError, ValueError, OverflowError):
         raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page.")) from None

@@ -37,7 +37,7 @@ def api_get(page, path: str) -> dict:
 
 def start(page, **body) -> dict:
     if not page.url.startswith("http"):
-        page.goto("/rules/spider/")  # any page makes the guest and the CSRF cookie
+        page.goto("/rules/spider/")  # any page hands out the CSRF cookie; the first game makes the guest
     return api_post(page, "/api/sessions", body)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import login
 from django.http import HttpRequest
 
+from leaderboard import auth_backend
 from leaderboard.models import Player
 from leaderboard.players import create_guest
 
@@ -14,5 +15,5 @@ def ensure_player(request: HttpRequest) -> Player:
     if isinstance(user, Player) and user.is_authenticated:
         return user
     guest = create_guest()
-    login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, guest, backend=auth_backend.PATH)
     return guest

@@ -180,6 +180,7 @@ def _safe_next(request: HttpRequest) -> str:
     target = request.GET.get("next", "/")
     if not target.startswith("/") or any(char == "\\" or unicodedata.category(char)[0] in "CZ" for char in target):
         return "/"
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return "/"
-    return target
+    on_this_site = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if on_this_site else "/"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 
 from django.conf import settings
@@ -15,9 +14,10 @@ from rest_framework.authtoken.models import Token
 
 from config import ratelimit
 from config.errors import Conflict, NotAuthenticated, Unprocessable
+from leaderboard import names
 from leaderboard.models import GUEST_PREFIX, Player
 
-NAME_RULE = re.compile(r"[A-Za-z0-9_-]{3,20}")
+NAME_REFUSED = gettext_noop("A name is 3 to 20 characters: letters, digits, '_' and '-' only.")
 
 
 def create_guest() -> Player:
@@ -29,8 +29,8 @@ def create_guest() -> Player:
 
 def _check_name(username: str) -> str:
     name = username.strip()
-    if not NAME_RULE.fullmatch(name):
-        raise Unprocessable(gettext("A name is 3 to 20 characters: letters, digits, '_' and '-' only."))
+    if not names.NAME_RULE.fullmatch(name):
+        raise Unprocessable(gettext(NAME_REFUSED))
     if Player.objects.filter(username__iexact=name).exists():
         raise Conflict(gettext("The name %(name)s is taken. Pick another.") % {"name": repr(name)})
     return name
@@ -67,20 +67,14 @@ def sign_up(*, username: str, password: str, address: str, guest: Player | None 
 
 
 def log_in(*, username: str, password: str) -> Player:
-    name = username.strip().lower()
-    bucket_args = {"limit": settings.RATE_LOGIN_FAILURES, "seconds": 300}
-    ratelimit.check("login", name, message=gettext_noop("Too many failed log-ins for this name."), **bucket_args)
-    player = authenticate(username=_stored_name(username), password=password)
-    if player is None or not isinstance(player, Player) or player.is_guest:
-        ratelimit.record("login", name, seconds=300)
+    """Any case of the name logs in (names are unique without regard to case); the limits are the
+    authentication backend's, which the admin's log-in shares."""
+    if names.login_name(username) is None:
+        raise Unprocessable(gettext(NAME_REFUSED))
+    player = authenticate(username=username, password=password)
+    if not isinstance(player, Player):
         raise NotAuthenticated(gettext("Wrong name or password."))
     return player
-
-
-def _stored_name(username: str) -> str:
-    """Names are unique without regard to case: log in with any case."""
-    found = Player.objects.filter(username__iexact=username.strip()).values_list("username", flat=True).first()
-    return found or username
 
 
 def token_for(player: Player) -> str:

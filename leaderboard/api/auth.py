@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.fields import StrictCharField
-from leaderboard import players
+from leaderboard import auth_backend, players
 from leaderboard.api.documents import refusals
 from leaderboard.models import Player
 
@@ -46,7 +46,7 @@ def _current_guest(request: Request) -> Player | None:
 def _signed_in(request: Request, player: Player) -> Response:
     if request.session is not None and request.auth is None:
         # The browser: make its session this player's.
-        login(request._request, player, backend="django.contrib.auth.backends.ModelBackend")
+        login(request._request, player, backend=auth_backend.PATH)
     return Response({"token": players.token_for(player), "username": player.username})
 
 
@@ -77,7 +77,7 @@ class LogInView(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={200: TokenSerializer, **refusals(400, 401, 413, 429)},
+        responses={200: TokenSerializer, **refusals(400, 401, 413, 422, 429)},
         operation_id="login",
     )
     def post(self, request: Request) -> Response:

@@ -16,10 +16,11 @@ NAME_RULE = re.compile(r"[A-Za-z0-9_-]{3,20}")
 # with `createsuperuser` outside the sign-up rule can still reach the admin.
 LOGIN_RULE = re.compile(r"[!-~]{1,40}")
 
-# Unicode TR39's confusables (confusables.txt) restricted to the characters of NAME_RULE: each maps
-# to its prototype. tests/leaderboard/test_names.py checks the table against the confusable-homoglyphs
-# package's copy of that data.
-CONFUSABLES = {"1": "l", "I": "l", "0": "O", "m": "rn"}
+# Unicode TR39's confusables (confusables.txt) restricted to the characters of NAME_RULE, each class
+# written as one of its own members that case folding leaves alone: TR39's prototypes `l` and `O`
+# would fold together with `L` and `o`, which look like neither. tests/security/test_names.py
+# checks the classes against the confusable-homoglyphs package's copy of that data.
+CONFUSABLES = {"1": "|", "I": "|", "l": "|", "0": "0", "O": "0", "m": "rn"}
 
 # The labels the interface shows in place of a name (a guest is "Guest" in every language offered),
 # and the words a player might take for the service speaking.
@@ -38,10 +39,11 @@ def _skeleton(text: str) -> str:
 
 
 def name_key(username: str) -> str:
-    """TR39's skeleton, folded for case as names are unique without regard to case, then
-    skeletonised again because folding can make a character that has a prototype (`M` → `m` →
-    `rn`): two names look alike, or differ only in case, exactly when their keys are equal."""
-    return _skeleton(_skeleton(username).lower())
+    """The TR39 skeleton, then folded for case: two names get one key when they look alike but for
+    the case of some letters (`AIice`, `alice`). `ALICE` and `alice` get two, as `L` and `l` do
+    not look alike; those two are the same name anyway (names are unique without regard to case).
+    Folding makes no new confusable (`M` is `m` but does not look like `rn`), so one pass does."""
+    return _skeleton(username).lower()
 
 
 RESERVED_KEYS = frozenset(name_key(label) for label in RESERVED)

@@ -31,8 +31,18 @@ def _check_name(username: str) -> str:
     name = username.strip()
     if not names.NAME_RULE.fullmatch(name):
         raise Unprocessable(gettext(NAME_REFUSED))
+    if names.is_reserved(name):
+        raise Unprocessable(
+            gettext("The name %(name)s is one the interface uses for its own labels. Pick another.")
+            % {"name": repr(name)}
+        )
     if Player.objects.filter(username__iexact=name).exists():
         raise Conflict(gettext("The name %(name)s is taken. Pick another.") % {"name": repr(name)})
+    if Player.objects.filter(name_key=names.name_key(name)).exists():
+        raise Conflict(
+            gettext("The name %(name)s looks too much like a name already taken. Pick another.")
+            % {"name": repr(name)}
+        )
     return name
 
 

@@ -218,6 +218,7 @@ MAX_BODY_BYTES = env_int("MAX_BODY_BYTES", 256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 64 * 1024)
 RATE_LOGIN_FAILURES = env_int("RATE_LOGIN_FAILURES", 5)  # per name per 5 minutes
+TOKEN_SECONDS = env_int("TOKEN_SECONDS", 30 * 24 * 3600)  # a script's API token lives this long, then logs in anew
 PASSWORD_CHECKS_AT_ONCE = env_int("PASSWORD_CHECKS_AT_ONCE", 2)  # per process; more log-ins at once get 429
 RATE_SIGNUPS = env_int("RATE_SIGNUPS", 10)  # per address per hour
 RATE_ACTIONS = env_int("RATE_ACTIONS", 30)  # per session per second

@@ -17,10 +17,15 @@ from django.conf import settings
 
 @database_sync_to_async
 def _player_for_token(key: str) -> Any:
-    from rest_framework.authtoken.models import Token
+    """The token's player as the HTTP API finds it (revoked, expired or inactive: None)."""
+    from rest_framework.exceptions import AuthenticationFailed
 
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token and token.user.is_active else None
+    from config.token_auth import CachedTokenAuthentication
+
+    try:
+        return CachedTokenAuthentication().authenticate_credentials(key)[0]
+    except AuthenticationFailed:
+        return None
 
 
 class TokenAuthMiddleware(BaseMiddleware):

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework.authtoken.models import Token
 
-from config import ratelimit
-from config.errors import Conflict, NotAuthenticated, Unprocessable
+from config import ratelimit, token_auth
+from config.errors import Conflict, NotAuthenticated, NotFound, Unprocessable
 from leaderboard import names
 from leaderboard.models import GUEST_PREFIX, Player
 
@@ -88,9 +91,34 @@ def log_in(*, username: str, password: str) -> Player:
 
 
 def token_for(player: Player) -> str:
-    token, _ = Token.objects.get_or_create(user=player)
+    """The player's API token for scripts; one past its expiry is replaced by a new one."""
+    token = Token.objects.filter(user=player).first()
+    if token is not None and token_auth.expires_at(token.created) <= timezone.now():
+        token.delete()
+        token = None
+    if token is None:
+        token, _ = Token.objects.get_or_create(user=player)
     return token.key
 
 
-def revoke_token(player: Player) -> None:
-    Token.objects.filter(user=player).delete()
+def token_id(key: str) -> str:
+    """How a token is named when listed: a digest, so that a listing never shows the key."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def tokens_of(player: Player) -> list[dict[str, Any]]:
+    return [
+        {"id": token_id(token.key), "created": token.created, "expires": token_auth.expires_at(token.created)}
+        for token in Token.objects.filter(user=player).order_by("created")
+    ]
+
+
+def revoke_token(player: Player, *, token_id_: str | None = None) -> None:
+    """Revoke the player's token (the one named, when `token_id_` is given: NotFound if none is)."""
+    tokens = list(Token.objects.filter(user=player))
+    if token_id_ is not None:
+        tokens = [token for token in tokens if token_id(token.key) == token_id_]
+        if not tokens:
+            raise NotFound(gettext("You have no such token."))
+    for token in tokens:
+        token.delete()

@@ -35,10 +35,11 @@ def _semaphore() -> threading.BoundedSemaphore:
 def slot() -> Iterator[None]:
     semaphore = _semaphore()
     if not semaphore.acquire(blocking=False):
+        busy = gettext("Too many log-ins at once.")
         wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", RETRY_AFTER) % {
             "n": RETRY_AFTER
         }
-        raise RateLimited(f"{gettext('Too many log-ins at once.')} {wait}", retry_after=RETRY_AFTER)
+        raise RateLimited(f"{busy} {wait}", retry_after=RETRY_AFTER)
     try:
         yield
     finally:

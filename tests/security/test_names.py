@@ -151,3 +151,14 @@ def test_the_migration_gives_existing_players_keys_and_the_earliest_look_alike_k
     keys = dict(Player.objects.values_list("username", "name_key"))
     assert keys == {"Alice": "a|ice", "AIice": None, "bob": "bob", "~guest-0a1b": None}
     assert sign_up("A1ice").status_code == 409
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"), [("fi", "käyttöliittymän oma merkintä"), ("hr", "sučelje koristi za vlastite oznake")]
+)
+def test_the_refusal_is_in_the_players_language(language: str, words: str) -> None:
+    refused = APIClient().post(
+        "/api/auth/signup", {"username": "Guest", "password": PASSWORD}, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert refused.status_code == 422 and words in refused.json()["error"]["message"]

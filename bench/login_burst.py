@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--others", type=int, default=20, help="players reading their session meanwhile")
     parser.add_argument("--named", type=int, default=8, help="players the burst logs in as")
     parser.add_argument("--baseline", type=float, default=2.0, help="seconds of the others alone first")
-    parser.add_argument("--cap", type=int, default=2, help="PASSWORD_CHECKS_AT_ONCE for the run")
+    parser.add_argument("--cap", type=int, default=1, help="PASSWORD_CHECKS_AT_ONCE for the run (1 is the default)")
     parser.add_argument("--workers", type=int, default=3)
     args = parser.parse_args()
     if not (1 <= args.burst <= 1000 and 1 <= args.waves <= 60 and 1 <= args.others <= 500 and args.named >= 1):

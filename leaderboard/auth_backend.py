@@ -3,7 +3,7 @@
 The name is canonicalised once (`names.login_name`) and that one form keys both the failure limit
 and the lookup. The attempt is counted before the password is checked, atomically, so concurrent
 guesses cannot all slip under the limit; a log-in that succeeds is uncounted. Checks are capped per
-process (`password_checks`).
+process, and run on threads of lowest priority (`password_checks`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import hashers
 from django.contrib.auth.backends import ModelBackend
 from django.db import connection
 from django.db.models.functions import Lower
@@ -37,7 +38,7 @@ class LimitedModelBackend(ModelBackend):
         name = names.login_name(username)
         if name is None:
             return None
-        with password_checks.slot():
+        with password_checks.slot() as run:
             attempt = ratelimit.take(
                 "login", name, limit=settings.RATE_LOGIN_FAILURES, seconds=FAILURE_WINDOW, message=TOO_MANY_FAILURES
             )
@@ -45,9 +46,15 @@ class LimitedModelBackend(ModelBackend):
             if getattr(connection, "pool", None) is not None and not connection.in_atomic_block:
                 connection.close()  # back to the pool while the password is hashed
             if player is None:
-                Player().set_password(password)  # as long as a real check: no telling which names exist
+                run(lambda: hashers.make_password(password))  # as long as a real check: no telling which names exist
                 return None
-            if player.is_guest or not player.check_password(password) or not self.user_can_authenticate(player):
+            outdated: list[bool] = []
+            encoded = player.password
+            right = run(lambda: hashers.check_password(password, encoded, lambda _: outdated.append(True)))
+            if not right or player.is_guest or not self.user_can_authenticate(player):
                 return None
         ratelimit.give_back(attempt)
+        if outdated:  # the hasher or its iterations changed since the hash was made: store a new one
+            player.set_password(password)
+            player.save(update_fields=["password"])
         return player

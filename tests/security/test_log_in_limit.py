@@ -3,6 +3,7 @@ log-in too; and a burst of log-ins is refused with 429, never a 5xx."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import Counter
@@ -10,10 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import base_user
+from django.contrib.auth import hashers
 from django.db import connections
 from django.test import Client
 
+from config.errors import RateLimited
+from leaderboard import password_checks
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 
@@ -135,7 +138,7 @@ def test_a_burst_of_log_ins_beyond_the_cap_is_refused_with_429(settings: Any, mo
     checking = 0
     most = 0
     lock = threading.Lock()
-    real_check = base_user.check_password
+    real_check = hashers.check_password
 
     def timed_check(*args: Any, **kwargs: Any) -> bool:
         nonlocal checking, most
@@ -149,7 +152,7 @@ def test_a_burst_of_log_ins_beyond_the_cap_is_refused_with_429(settings: Any, mo
             with lock:
                 checking -= 1
 
-    monkeypatch.setattr(base_user, "check_password", timed_check)
+    monkeypatch.setattr(hashers, "check_password", timed_check)
     answers = at_once(8, lambda n: log_in(f"burst{n}", PASSWORD))
     statuses = Counter(answer.status_code for answer in answers)
     assert set(statuses) <= {200, 429} and statuses[429] >= 1, statuses
@@ -159,3 +162,14 @@ def test_a_burst_of_log_ins_beyond_the_cap_is_refused_with_429(settings: Any, mo
             assert answer["Retry-After"] == "1"
             assert "Too many log-ins at once" in answer.json()["error"]["message"]
     assert log_in("burst0", PASSWORD).status_code == 200  # a refusal was not a failed log-in
+
+
+def test_a_password_is_hashed_on_a_thread_of_lowest_priority(settings: Any) -> None:
+    settings.PASSWORD_CHECKS_AT_ONCE = 1
+    with password_checks.slot() as run:
+        niceness = run(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        with pytest.raises(RateLimited):  # the one place is taken
+            with password_checks.slot():
+                pass
+    assert niceness == password_checks.LOWEST_PRIORITY
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == 0  # this thread is as it was

@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import hashers
 from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models.functions import Lower
 from django.http import HttpRequest
@@ -31,6 +32,15 @@ class LimitedModelBackend(ModelBackend):
     def authenticate(
         self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
     ) -> Player | None:
+        """The player, or PermissionDenied: that ends `django.contrib.auth.authenticate` here, so no
+        backend listed after this one (which are there only for sessions made before) checks a
+        password without the limits."""
+        player = self._authenticate(username, password, **kwargs)
+        if player is None:
+            raise PermissionDenied
+        return player
+
+    def _authenticate(self, username: str | None, password: str | None, **kwargs: Any) -> Player | None:
         if username is None:
             username = kwargs.get(Player.USERNAME_FIELD)
         if not isinstance(username, str) or not isinstance(password, str):

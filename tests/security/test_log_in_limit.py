@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import hashers
+from django.contrib.auth.backends import ModelBackend
 from django.db import connections
 from django.test import Client
 
 from config.errors import RateLimited
 from leaderboard import password_checks
+from leaderboard.players import create_guest
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 
@@ -173,3 +175,23 @@ def test_a_password_is_hashed_on_a_thread_of_lowest_priority(settings: Any) -> N
                 pass
     assert niceness == password_checks.LOWEST_PRIORITY
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == 0  # this thread is as it was
+
+
+@pytest.mark.django_db
+def test_no_backend_after_the_limited_one_checks_a_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    make_player("frank", PASSWORD)
+    asked: list[str] = []
+    monkeypatch.setattr(ModelBackend, "authenticate", lambda self, *args, **kwargs: asked.append("asked"))
+    assert log_in("frank", "wrong").status_code == 401
+    assert log_in("FRANK", PASSWORD).status_code == 200
+    assert admin_log_in(Client(), "wrong").status_code == 200
+    assert asked == []
+
+
+@pytest.mark.django_db
+def test_a_session_made_before_the_limited_backend_keeps_its_player() -> None:
+    guest = create_guest()
+    browser = Client()
+    browser.force_login(guest, backend="django.contrib.auth.backends.ModelBackend")
+    me = browser.get("/api/auth/me")
+    assert me.status_code == 200 and me.json()["guest"] is True

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext, gettext_noop
 
-from config.errors import error_body
+from config.errors import ServiceError, error_body
 
 CSRF_REFUSED = gettext_noop("The request was refused: send the CSRF token from the page, or use a Token.")
 
@@ -54,4 +54,23 @@ class ApiErrorMiddleware:
         if response.status_code == 403:
             # Django's CSRF failure page: say what to do instead.
             return JsonResponse(error_body(gettext(CSRF_REFUSED)), status=403)
+        return response
+
+
+class ServiceErrorMiddleware:
+    """A refusal raised outside the API's views (the admin's log-in meeting the log-in limit)
+    answers in the error shape with its status, and Retry-After when it has one, rather than 500."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, ServiceError):
+            return None
+        response = JsonResponse(exception.body(), status=exception.status)
+        if exception.retry_after is not None:
+            response["Retry-After"] = str(exception.retry_after)
         return response

@@ -71,12 +71,6 @@ def _count(key: str, seconds: int) -> int:
         return 1
 
 
-def _read(key: str) -> int:
-    client = _redis()
-    value = client.get(key) if client is not None else cache.get(key)
-    return int(value or 0)
-
-
 def record(bucket: str, subject: str, *, seconds: int) -> int:
     """Count one event in the current window and return the window's count (0 if Redis is down)."""
     key, _ = _window(bucket, subject, seconds)
@@ -91,6 +85,34 @@ def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) ->
     """Count one event; raise RateLimited once more than `limit` fall in the window."""
     if record(bucket, subject, seconds=seconds) > limit:
         raise _refuse(message, _window(bucket, subject, seconds)[1])
+
+
+def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> str:
+    """Count one attempt before doing what it attempts (one atomic INCR, so concurrent attempts
+    cannot all slip under the limit) and return its counter's key, for `give_back` when the
+    attempt turns out not to count (a log-in that succeeded). Raise RateLimited past `limit`."""
+    key, retry_after = _window(bucket, subject, seconds)
+    try:
+        count = _count(key, seconds)
+    except (redis.RedisError, OSError):
+        log.warning("rate limit %s not counted: Redis unavailable", bucket)
+        return key
+    if count > limit:
+        raise _refuse(message, retry_after)
+    return key
+
+
+def give_back(key: str) -> None:
+    """Uncount an attempt `take` counted (its window's counter, even if a new window began)."""
+    try:
+        client = _redis()
+        if client is not None:
+            if int(client.decr(key)) <= 0:
+                client.delete(key)  # a DECR of an expired counter left one without an expiry
+        else:
+            cache.decr(key)
+    except (redis.RedisError, OSError, ValueError):  # Redis away, or the window's counter expired
+        pass
 
 
 def hit_in_process(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
@@ -112,15 +134,3 @@ def clear_in_process() -> None:
     """Forget this process's own counters (tests start each from nothing)."""
     with _local_lock:
         _local_windows.clear()
-
-
-def check(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
-    """Refuse if the window already holds `limit` events, without counting one."""
-    key, retry_after = _window(bucket, subject, seconds)
-    try:
-        count = _read(key)
-    except (redis.RedisError, OSError):
-        log.warning("rate limit %s not checked: Redis unavailable", bucket)
-        return
-    if count >= limit:
-        raise _refuse(message, retry_after)

@@ -76,11 +76,16 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.ApiErrorMiddleware",
+    "config.middleware.ServiceErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 AUTH_USER_MODEL = "leaderboard.Player"
+# The one that checks passwords: the API's log-in and the admin's share its limits
+# (leaderboard/auth_backend.py), and it ends every check itself. Django's own stays listed only to
+# find the player of a session made before (a session names the backend that made it).
+AUTHENTICATION_BACKENDS = ["leaderboard.auth_backend.LimitedModelBackend", "django.contrib.auth.backends.ModelBackend"]
 
 TEMPLATES = [
     {
@@ -246,6 +251,8 @@ MAX_BODY_BYTES = env_int("MAX_BODY_BYTES", 256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 64 * 1024)
 RATE_LOGIN_FAILURES = env_int("RATE_LOGIN_FAILURES", 5)  # per name per 5 minutes
+TOKEN_SECONDS = env_int("TOKEN_SECONDS", 30 * 24 * 3600)  # a script's API token lives this long, then logs in anew
+PASSWORD_CHECKS_AT_ONCE = env_int("PASSWORD_CHECKS_AT_ONCE", 1)  # per process; more log-ins at once get 429
 RATE_SIGNUPS = env_int("RATE_SIGNUPS", 10)  # per address per hour
 RATE_ACTIONS = env_int("RATE_ACTIONS", 30)  # per session per second
 RATE_SUBMISSIONS = env_int("RATE_SUBMISSIONS", 60)  # per player per minute

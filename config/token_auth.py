@@ -42,6 +42,8 @@ import redis
 from django.conf import settings
 from django.db import router
 from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
@@ -164,31 +166,51 @@ def local_cache() -> LocalCache | None:
     return found
 
 
-def _encode(player: Player) -> str:
-    values = []
+def _encode(player: Player, created: dt.datetime) -> str:
+    values: list[Any] = [created.isoformat()]
     for name in _NAMES:
         value = getattr(player, name)
         values.append(value.isoformat() if isinstance(value, dt.datetime) else value)
     return json.dumps(values, separators=(",", ":"))
 
 
-def _decode(text: str) -> Player | None:
+def _decode(text: str) -> tuple[Player, dt.datetime] | None:
+    """The player and the token's creation time, or None for an entry of another version."""
     values = json.loads(text)
-    if not isinstance(values, list) or len(values) != len(_NAMES):
+    if not isinstance(values, list) or len(values) != len(_NAMES) + 1:
         return None  # written by another version of the model: ask PostgreSQL
+    created, values = dt.datetime.fromisoformat(values[0]), values[1:]
     for n, name in enumerate(_NAMES):
         if name in _DATETIMES and values[n] is not None:
             values[n] = dt.datetime.fromisoformat(values[n])
-    return Player.from_db(router.db_for_read(Player), _NAMES, values)
+    return Player.from_db(router.db_for_read(Player), _NAMES, values), created
+
+
+class TokenExpired(AuthenticationFailed):
+    """A token older than TOKEN_SECONDS: the script logs in again for a new one."""
+
+    default_detail = gettext_lazy("That token has expired: log in again for a new one.")
+
+
+def expires_at(created: dt.datetime) -> dt.datetime:
+    return created + dt.timedelta(seconds=settings.TOKEN_SECONDS)
+
+
+def _refuse_if_expired(created: dt.datetime) -> None:
+    if expires_at(created) <= timezone.now():
+        raise TokenExpired()
 
 
 class CachedTokenAuthentication(TokenAuthentication):
-    """TokenAuthentication (same header, same refusals) answering from the Redis cache when it can."""
+    """TokenAuthentication (same header, same refusals) answering from the Redis cache when it can,
+    and refusing a token past its expiry (TOKEN_SECONDS after it was made)."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         client = _redis()
         if client is None:
-            return super().authenticate_credentials(key)
+            user, token = super().authenticate_credentials(key)
+            _refuse_if_expired(token.created)
+            return user, token
         name = cache_key(key)
         local = local_cache()
         stored = local.get(name) if local is not None else None
@@ -198,23 +220,28 @@ class CachedTokenAuthentication(TokenAuthentication):
                 stored = client.get(name)
             except (redis.RedisError, OSError) as error:
                 log.warning("token cache unavailable, asking PostgreSQL: %s", error)
-                return super().authenticate_credentials(key)
+                user, token = super().authenticate_credentials(key)
+                _refuse_if_expired(token.created)
+                return user, token
             if local is not None and stored and stored != _TOMBSTONE:
                 local.keep(name, stored, generation)
-        player = _decode(stored) if stored and stored != _TOMBSTONE else None
-        if player is None:
+        found = _decode(stored) if stored and stored != _TOMBSTONE else None
+        if found is None:
             user, token = super().authenticate_credentials(key)
+            _refuse_if_expired(token.created)
             if stored is None and isinstance(user, Player):
-                text = _encode(user)
+                text = _encode(user, token.created)
                 try:
                     if client.set(name, text, nx=True, ex=CACHE_SECONDS) and local is not None:
                         local.keep(name, text, generation)
                 except (redis.RedisError, OSError) as error:
                     log.warning("token cache unavailable, not kept: %s", error)
             return user, token
+        player, created = found
         if not player.is_active:
             raise AuthenticationFailed("User inactive or deleted.")
-        token = Token(key=key, user_id=player.pk)
+        _refuse_if_expired(created)
+        token = Token(key=key, user_id=player.pk, created=created)
         token.user = player
         token._state.adding = False
         return player, token

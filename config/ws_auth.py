@@ -1,22 +1,31 @@
-"""Token authentication on the WebSocket handshake (`Authorization: Token <key>`).
+"""Token authentication on the WebSocket handshake (`Authorization: Token <key>`), and the check
+that a socket's player is still signed in.
 
-Runs inside AuthMiddlewareStack: a valid token replaces the session's user.
+Runs inside AuthMiddlewareStack: a valid token replaces the session's user, and the socket keeps
+the key (`scope["auth_token"]`) so that each message can ask whether it still stands.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
+from django.conf import settings
 
 
 @database_sync_to_async
 def _player_for_token(key: str) -> Any:
-    from rest_framework.authtoken.models import Token
+    """The token's player as the HTTP API finds it (revoked, expired or inactive: None)."""
+    from rest_framework.exceptions import AuthenticationFailed
 
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token and token.user.is_active else None
+    from config.token_auth import CachedTokenAuthentication
+
+    try:
+        return CachedTokenAuthentication().authenticate_credentials(key)[0]
+    except AuthenticationFailed:
+        return None
 
 
 class TokenAuthMiddleware(BaseMiddleware):
@@ -27,8 +36,41 @@ class TokenAuthMiddleware(BaseMiddleware):
             player = await _player_for_token(key.strip())
             if player is not None:
                 scope["user"] = player
+                scope["auth_token"] = key.strip()
             else:
                 from django.contrib.auth.models import AnonymousUser
 
                 scope["user"] = AnonymousUser()
         return await super().__call__(scope, receive, send)
+
+
+def still_signed_in(scope: dict[str, Any]) -> bool:
+    """Whether the credentials a socket was opened with still stand: its token is not revoked or
+    expired, or its session not ended; and its player is still active. In a database thread; a
+    token's answer mostly comes from the token cache (config/token_auth.py), a session's costs two
+    small queries."""
+    from django.contrib.auth import SESSION_KEY
+    from rest_framework.exceptions import AuthenticationFailed
+
+    from config.token_auth import CachedTokenAuthentication
+    from leaderboard.models import Player
+
+    user = scope.get("user")
+    if not isinstance(user, Player):
+        return False
+    key = scope.get("auth_token")
+    if key is not None:
+        try:
+            CachedTokenAuthentication().authenticate_credentials(key)
+        except AuthenticationFailed:
+            return False
+        return True
+    session = scope.get("session")
+    session_key = getattr(session, "session_key", None)
+    if session is None or session_key is None:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    stored = store(session_key=session_key).load()  # {} once logged out (flushed) or expired
+    if stored.get(SESSION_KEY) != str(user.pk):
+        return False
+    return Player.objects.filter(pk=user.pk, is_active=True).exists()

@@ -6,12 +6,14 @@ no player: a first-time visitor becomes a guest with its first game (leaderboard
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -171,6 +173,13 @@ def _rules_page(request: HttpRequest, game: str) -> dict[str, Any]:
 
 
 def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing in: a path on this site, else the home page. A browser reads
+    `/\\evil.example` as `//evil.example` and drops tabs and newlines anywhere in an address, so a
+    backslash or a control character refuses the target outright before Django's check."""
     target = request.GET.get("next", "/")
-    # Only paths on this site: never an absolute or scheme-relative address.
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+    if not target.startswith("/") or any(char == "\\" or unicodedata.category(char)[0] in "CZ" for char in target):
+        return "/"
+    on_this_site = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if on_this_site else "/"

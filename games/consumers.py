@@ -12,6 +12,7 @@ from config.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
 from config.errors import NotAuthenticated, ServiceError, Unavailable
 from config.views import UNAVAILABLE
 from config.ws import JsonConsumer, in_database_thread
+from config.ws_auth import still_signed_in
 from games import live, selectors, services, why
 from leaderboard.models import Player
 
@@ -22,7 +23,13 @@ def _document_for(player: Player, session_id: str) -> dict[str, Any]:
     return selectors.session_document(session, live.game_for(session), now=now)
 
 
-def _act(player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
+class SignedOut(NotAuthenticated):
+    """The socket's token was revoked or its session ended, or its player was deactivated."""
+
+
+def _act(scope: dict[str, Any], player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
+    if not still_signed_in(scope):
+        raise SignedOut(gettext("You are signed out: sign in again to play on."))
     now = timezone.now()
     if message["type"] == "why":
         answer = why.why_not(
@@ -69,7 +76,11 @@ class PlayConsumer(JsonConsumer):
             )
             return
         try:
-            document = await in_database_thread(_act)(self.player, self.session_id, message)
+            document = await in_database_thread(_act)(self.scope, self.player, self.session_id, message)
+        except SignedOut as error:
+            await self.send_refusal(error)
+            await self.close(code=CLOSE_UNAUTHORIZED)
+            return
         except ServiceError as error:
             await self.send_refusal(error)
             return

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+
+from leaderboard.names import name_key
 
 # Guests get a name no player can choose (player names never contain "~").
 GUEST_PREFIX = "~guest-"
@@ -15,9 +18,29 @@ GUEST_PREFIX = "~guest-"
 class Player(AbstractUser):
     username = models.CharField("name", max_length=40, unique=True)
     is_guest = models.BooleanField(default=False)
+    # The name's look-alike key (leaderboard/names.py): unique, so no two names look alike. A guest
+    # has none (a guest is shown as "Guest"); so has a look-alike older than the key (migration 0009).
+    name_key = models.CharField(max_length=80, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(Lower("username"), name="player_name_unique_ci")]
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Player:
+        player = super().from_db(db, field_names, values)
+        player._loaded_username = player.__dict__.get("username")
+        return player
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new or renamed player gets the key of the new name (or none, as a guest)."""
+        update_fields = kwargs.get("update_fields")
+        renamed = self._state.adding or self.username != getattr(self, "_loaded_username", None)
+        if renamed and (update_fields is None or "username" in update_fields):
+            self.name_key = None if self.is_guest else name_key(self.username)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
+        self._loaded_username = self.username
 
     @property
     def display_name(self) -> str:

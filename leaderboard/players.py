@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import re
+import hashlib
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework.authtoken.models import Token
 
-from config import ratelimit
-from config.errors import Conflict, NotAuthenticated, Unprocessable
+from config import ratelimit, token_auth
+from config.errors import Conflict, NotAuthenticated, NotFound, Unprocessable
+from leaderboard import names
 from leaderboard.models import GUEST_PREFIX, Player
 
-NAME_RULE = re.compile(r"[A-Za-z0-9_-]{3,20}")
+NAME_REFUSED = gettext_noop("A name is 3 to 20 characters: letters, digits, '_' and '-' only.")
 
 
 def create_guest() -> Player:
@@ -29,10 +32,20 @@ def create_guest() -> Player:
 
 def _check_name(username: str) -> str:
     name = username.strip()
-    if not NAME_RULE.fullmatch(name):
-        raise Unprocessable(gettext("A name is 3 to 20 characters: letters, digits, '_' and '-' only."))
+    if not names.NAME_RULE.fullmatch(name):
+        raise Unprocessable(gettext(NAME_REFUSED))
+    if names.is_reserved(name):
+        raise Unprocessable(
+            gettext("The name %(name)s is one the interface uses for its own labels. Pick another.")
+            % {"name": repr(name)}
+        )
     if Player.objects.filter(username__iexact=name).exists():
         raise Conflict(gettext("The name %(name)s is taken. Pick another.") % {"name": repr(name)})
+    if Player.objects.filter(name_key=names.name_key(name)).exists():
+        raise Conflict(
+            gettext("The name %(name)s looks too much like a name already taken. Pick another.")
+            % {"name": repr(name)}
+        )
     return name
 
 
@@ -67,26 +80,45 @@ def sign_up(*, username: str, password: str, address: str, guest: Player | None 
 
 
 def log_in(*, username: str, password: str) -> Player:
-    name = username.strip().lower()
-    bucket_args = {"limit": settings.RATE_LOGIN_FAILURES, "seconds": 300}
-    ratelimit.check("login", name, message=gettext_noop("Too many failed log-ins for this name."), **bucket_args)
-    player = authenticate(username=_stored_name(username), password=password)
-    if player is None or not isinstance(player, Player) or player.is_guest:
-        ratelimit.record("login", name, seconds=300)
+    """Any case of the name logs in (names are unique without regard to case); the limits are the
+    authentication backend's, which the admin's log-in shares."""
+    if names.login_name(username) is None:
+        raise Unprocessable(gettext(NAME_REFUSED))
+    player = authenticate(username=username, password=password)
+    if not isinstance(player, Player):
         raise NotAuthenticated(gettext("Wrong name or password."))
     return player
 
 
-def _stored_name(username: str) -> str:
-    """Names are unique without regard to case: log in with any case."""
-    found = Player.objects.filter(username__iexact=username.strip()).values_list("username", flat=True).first()
-    return found or username
-
-
 def token_for(player: Player) -> str:
-    token, _ = Token.objects.get_or_create(user=player)
+    """The player's API token for scripts; one past its expiry is replaced by a new one."""
+    token = Token.objects.filter(user=player).first()
+    if token is not None and token_auth.expires_at(token.created) <= timezone.now():
+        token.delete()
+        token = None
+    if token is None:
+        token, _ = Token.objects.get_or_create(user=player)
     return token.key
 
 
-def revoke_token(player: Player) -> None:
-    Token.objects.filter(user=player).delete()
+def token_id(key: str) -> str:
+    """How a token is named when listed: a digest, so that a listing never shows the key."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def tokens_of(player: Player) -> list[dict[str, Any]]:
+    return [
+        {"id": token_id(token.key), "created": token.created, "expires": token_auth.expires_at(token.created)}
+        for token in Token.objects.filter(user=player).order_by("created")
+    ]
+
+
+def revoke_token(player: Player, *, token_id_: str | None = None) -> None:
+    """Revoke the player's token (the one named, when `token_id_` is given: NotFound if none is)."""
+    tokens = list(Token.objects.filter(user=player))
+    if token_id_ is not None:
+        tokens = [token for token in tokens if token_id(token.key) == token_id_]
+        if not tokens:
+            raise NotFound(gettext("You have no such token."))
+    for token in tokens:
+        token.delete()

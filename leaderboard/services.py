@@ -13,6 +13,7 @@ from django.db import transaction
 
 from leaderboard import groups, rank_index, rooms, selectors, standings, stats
 from leaderboard.boards import parse_board
+from leaderboard.models import Player
 
 if TYPE_CHECKING:
     from games.models import GameSession
@@ -33,8 +34,9 @@ def record_result(*, result: Result) -> None:
 
 def rank_result(*, result: Result) -> None:
     """Inside a transaction: offer a verified result to its board and, if it has no undo, to the
-    board's clean twin; index and push each change once committed."""
-    if result.player.is_guest:
+    board's clean twin; index and push each change once committed. A deactivated player's results
+    rank nowhere (asked of the database: the player in hand may have been read before)."""
+    if result.player.is_guest or not Player.objects.filter(pk=result.player_id, is_active=True).exists():
         return
     for board in standings.boards_of(result):
         change = standings.offer(result=result, board=board)

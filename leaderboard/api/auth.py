@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.fields import StrictCharField
-from leaderboard import players
+from leaderboard import auth_backend, players
 from leaderboard.api.documents import refusals
 from leaderboard.models import Player
 
@@ -22,7 +22,25 @@ class CredentialsSerializer(serializers.Serializer):
 
 
 TokenSerializer = inline_serializer(
-    "PlayerToken", {"token": serializers.CharField(), "username": serializers.CharField()}
+    "PlayerToken",
+    {
+        "token": serializers.CharField(required=False, help_text="For scripts only: the browser's page gets none."),
+        "username": serializers.CharField(),
+    },
+)
+TokenListSerializer = inline_serializer(
+    "PlayerTokens",
+    {
+        "tokens": inline_serializer(
+            "PlayerTokenInfo",
+            {
+                "id": serializers.CharField(),
+                "created": serializers.DateTimeField(),
+                "expires": serializers.DateTimeField(),
+            },
+            many=True,
+        )
+    },
 )
 MeSerializer = inline_serializer(
     "Me",
@@ -43,10 +61,21 @@ def _current_guest(request: Request) -> Player | None:
     return user if isinstance(user, Player) and user.is_guest else None
 
 
+def _from_the_browser(request: Request) -> bool:
+    """The browser's page calls with its session (a guest's from the first visit) and CSRF token; a
+    script calls without a session, or with its token."""
+    return request.auth is None and request.user.is_authenticated
+
+
 def _signed_in(request: Request, player: Player) -> Response:
+    """The browser's session becomes this player's and its script gets no token (it needs none,
+    and a token in a page's script is one a script injected into the page could read); a
+    script gets its token."""
+    browser = _from_the_browser(request)
     if request.session is not None and request.auth is None:
-        # The browser: make its session this player's.
-        login(request._request, player, backend="django.contrib.auth.backends.ModelBackend")
+        login(request._request, player, backend=auth_backend.PATH)
+    if browser:
+        return Response({"username": player.username})
     return Response({"token": players.token_for(player), "username": player.username})
 
 
@@ -77,7 +106,7 @@ class LogInView(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={200: TokenSerializer, **refusals(400, 401, 413, 429)},
+        responses={200: TokenSerializer, **refusals(400, 401, 413, 422, 429)},
         operation_id="login",
     )
     def post(self, request: Request) -> Response:
@@ -97,8 +126,34 @@ class LogOutView(APIView):
     def post(self, request: Request) -> Response:
         player = request.user
         assert isinstance(player, Player)
-        players.revoke_token(player)
+        if request.auth is not None:  # a script's log-out ends its token; the browser's, its session
+            players.revoke_token(player)
         logout(request._request)
+        return Response({"ok": True})
+
+
+class TokensView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: TokenListSerializer, **refusals(401)}, operation_id="tokens")
+    def get(self, request: Request) -> Response:
+        player = request.user
+        assert isinstance(player, Player)
+        return Response({"tokens": players.tokens_of(player)})
+
+
+class TokenView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: inline_serializer("TokenRevoked", {"ok": serializers.BooleanField()}), **refusals(401, 404)},
+        operation_id="revoke_token",
+    )
+    def delete(self, request: Request, token_id: str) -> Response:
+        player = request.user
+        assert isinstance(player, Player)
+        players.revoke_token(player, token_id_=token_id)
         return Response({"ok": True})
 
 

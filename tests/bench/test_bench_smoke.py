@@ -7,6 +7,7 @@ time: the figures belong in bench/README.md.
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -109,3 +110,10 @@ def test_floor_measures_the_three_sockets_side_by_side() -> None:
     for socket in ("/bench/raw/", "/bench/echo/", "/bench/hop/"):
         assert f"{socket:<14}: count" in out and "/message" in out
     assert "refereed play direct to the workers, 3 players" in out and "unanswered 0, errors 0" in out
+
+
+def test_a_login_burst_beyond_the_cap_gets_429s_and_no_5xx() -> None:
+    out = run("login_burst.py", "--burst", "6", "--waves", "1", "--others", "2", "--baseline", "0.5", "--workers", "1")
+    answers = ast.literal_eval(out.split("burst answers by status: ")[1].splitlines()[0])
+    assert answers.get(429) and all(status in (200, 429) for status in answers), answers
+    assert "others during the bursts: count" in out

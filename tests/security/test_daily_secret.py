@@ -87,6 +87,7 @@ def build_world() -> World:
             "room_id": [str(room.pk)],
             "game": ["spider", "spiderette", "russian"],
             "variant": [VARIANT, "SD1-S4"],
+            "token_id": ["0000000000000000"],  # the address answers DELETE only
         },
         refusals=refusals,
     )

@@ -79,7 +79,7 @@ class PlayConsumer(JsonConsumer):
             document = await in_database_thread(_act)(self.scope, self.player, self.session_id, message)
         except SignedOut as error:
             await self.send_refusal(error)
-            await self.close(code=CLOSE_UNAUTHORIZED)
+            await self.close(code=CLOSE_SIGNED_OUT)
             return
         except ServiceError as error:
             await self.send_refusal(error)

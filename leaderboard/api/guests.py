@@ -21,6 +21,7 @@ from rest_framework.request import Request
 
 from config import ratelimit
 from config.errors import NotAuthenticated
+from leaderboard import auth_backend
 from leaderboard.models import Player
 from leaderboard.players import create_guest
 
@@ -54,7 +55,7 @@ def play_as(request: Request, play: Callable[[Player], T]) -> T:
     with transaction.atomic():
         guest = create_guest()
         played = play(guest)
-    login(request._request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    login(request._request, guest, backend=auth_backend.PATH)
     return played
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login, logout
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -62,9 +63,11 @@ def _current_guest(request: Request) -> Player | None:
 
 
 def _from_the_browser(request: Request) -> bool:
-    """The browser's page calls with its session (a guest's from the first visit) and CSRF token; a
-    script calls without a session, or with its token."""
-    return request.auth is None and request.user.is_authenticated
+    """The browser's page calls with its CSRF cookie (every page sets it) and, once it has played,
+    its session; a script calls without cookies, or with its token."""
+    if request.auth is not None:
+        return False
+    return request.user.is_authenticated or settings.CSRF_COOKIE_NAME in request.COOKIES
 
 
 def _signed_in(request: Request, player: Player) -> Response:

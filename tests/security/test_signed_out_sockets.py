@@ -22,6 +22,7 @@ from tests.security.snapshot import snapshot
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # the origin check compares the Origin with the address the socket was opened on
 CODE = "SD1-S4-AAAAAAA"
 PASSWORD = "a long passphrase 7"
 
@@ -33,7 +34,7 @@ def prepare() -> tuple[Player, str, str]:
 
 
 async def open_socket(session_id: str, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(application, f"/ws/play/{session_id}/", headers=[ORIGIN, *headers])
+    socket = WebsocketCommunicator(application, f"/ws/play/{session_id}/", headers=[ORIGIN, HOST, *headers])
     assert (await socket.connect(timeout=5))[0]
     hello = await socket.receive_json_from(timeout=5)
     assert hello["type"] == "session"

@@ -99,7 +99,11 @@ async def test_an_expired_token_opens_no_socket(settings: Any) -> None:
     socket = WebsocketCommunicator(
         application,
         f"/ws/play/{session_id}/",
-        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"), (b"authorization", f"Token {key}".encode())],
+        headers=[
+            (b"origin", b"http://127.0.0.1"),
+            (b"host", b"127.0.0.1"),
+            (b"authorization", f"Token {key}".encode()),
+        ],
     )
     assert (await socket.connect(timeout=5))[0]
     refused = await socket.receive_json_from(timeout=5)

@@ -12,7 +12,7 @@ from typing import Any
 
 import redis
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
 from config.redis_clients import shared_client
@@ -42,7 +42,8 @@ def send(group: str, message: dict[str, Any]) -> None:
 
 
 def watched(group: str) -> bool:
-    """False only when no process listens to `group`: then a push to it can be skipped.
+    """False only when no process listens to `group`: then a push to it (and on the embedded
+    default the query for the rank it would carry) can be skipped.
 
     A push is channels_redis's two round trips plus a hop to the event loop, for nobody, on most
     boards (a code's board has no watchers most of the time): one EXISTS on the group's key, from
@@ -53,6 +54,8 @@ def watched(group: str) -> bool:
     layer = get_channel_layer()
     if layer is None:
         return False
+    if isinstance(layer, InMemoryChannelLayer):
+        return bool(layer.groups.get(group))  # the embedded default: one process, whose members it holds
     if not isinstance(layer, RedisChannelLayer) or len(layer.hosts) != 1 or set(layer.hosts[0]) != {"address"}:
         return True
     address = str(layer.hosts[0]["address"])

@@ -75,6 +75,8 @@ def _board_changed(change: standings.Change, row: selectors.Row) -> None:
     board = parse_board(change.board)
     group = groups.board_group(board.id)
     if not rank_index.enabled():
+        if not groups.watched(group):
+            return  # nobody to tell: no need to count the rank either
         entry = selectors.entry_of(board=board, player_id=change.player_id)  # SQL: no index, no Redis layer
     else:
         try:

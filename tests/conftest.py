@@ -1,4 +1,6 @@
-"""Shared fixtures. `make test` points DATABASE_URL and REDIS_URL at the real services."""
+"""Shared fixtures. `make test` runs the suite twice: with DATABASE_URL and REDIS_URL at the real
+services, then on the embedded default (SQLite and the in-memory layer) without the tests marked
+`postgres` or `redis`."""
 
 from __future__ import annotations
 
@@ -18,12 +20,44 @@ from config.ws import release_database_threads
 from leaderboard.hub import close_hub
 from leaderboard.models import Player
 
+_NEEDS = {
+    "postgres": ("PostgreSQL", lambda: connections["default"].vendor == "postgresql", "DATABASE_URL"),
+    "redis": ("Redis", lambda: bool(settings.REDIS_URL), "REDIS_URL"),
+}
 
-def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("CI") and not (
-        (os.environ.get("DATABASE_URL") or "").startswith("postgres") and os.environ.get("REDIS_URL")
-    ):
-        pytest.exit("CI runs the suite on PostgreSQL and Redis: set DATABASE_URL and REDIS_URL", returncode=2)
+
+def _missing(item: pytest.Item) -> str | None:
+    for marker, (service, present, variable) in _NEEDS.items():
+        if item.get_closest_marker(marker) is not None and not present():
+            return f"needs {service}: set {variable} (the embedded default has none)"
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test marked `postgres` or `redis` needs that service by nature: on the embedded default
+    (SQLite, the in-memory layer) it is skipped, saying why."""
+    if os.environ.get("CI"):
+        return  # CI runs these tests on the services: see pytest_runtest_setup
+    for item in items:
+        if reason := _missing(item):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """In CI a missing service fails the tests that need it (its embedded run deselects them with -m)."""
+    if os.environ.get("CI") and (reason := _missing(item)):
+        pytest.fail(reason, pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: Any) -> None:
+    """On SQLite the test database is a file in a temporary directory: never the user's
+    db.sqlite3, and, unlike pytest-django's shared in-memory one, locked the way `make run`'s file
+    is (a writer waits for another instead of failing with "table is locked"), and open to the
+    daphne processes some tests start."""
+    default = settings.DATABASES["default"]
+    if default["ENGINE"] == "django.db.backends.sqlite3":
+        default["TEST"]["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
 
 
 @pytest.fixture(autouse=True)

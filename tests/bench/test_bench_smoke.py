@@ -18,13 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not (os.environ.get("DATABASE_URL") or "").startswith("postgres") or not os.environ.get("REDIS_URL"),
-        reason="the benches run on the machine's PostgreSQL and Redis",
-    ),
-]
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # the machine's, as the benches use
 
 
 def run(script: str, *args: str) -> str:

@@ -1,5 +1,5 @@
 """Browser tests: daphne serves the whole app (HTTP and WebSockets) on a free loopback port
-against pytest-django's test database; Playwright drives Debian's Chromium.
+against pytest-django's test database (PostgreSQL's, or SQLite's file); Playwright drives Debian's Chromium.
 
 pytest-django's live_server cannot speak WebSocket, so the server is a real daphne process.
 The test process reaches the database only through `django_db_blocker` when a test needs it.
@@ -68,13 +68,14 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
         if os.environ.get("CI"):  # CI installs it: a missing browser there is a failure, not a skip
             pytest.fail("Debian's chromium is not installed: scripts/chromium.sh should have installed it")
         pytest.skip("Debian's chromium is not installed (scripts/chromium.sh)")
-    if connection.vendor != "postgresql":
-        pytest.skip("the browser tests run on PostgreSQL (set DATABASE_URL)")
     port = _free_port()
     # DEBUG on: static files are served straight from the apps, as in `make run`.
-    env = service_env(
-        database_url=_database_url(connection.settings_dict), redis_url=settings.REDIS_URL or "", DEBUG="true"
-    )
+    if connection.vendor == "postgresql":
+        env = service_env(
+            database_url=_database_url(connection.settings_dict), redis_url=settings.REDIS_URL or "", DEBUG="true"
+        )
+    else:  # the embedded default: the test database's file (tests/conftest.py), the in-memory layer
+        env = service_env(database_url="", redis_url="", SQLITE_PATH=connection.settings_dict["NAME"], DEBUG="true")
     SHOTS.mkdir(exist_ok=True)
     log = open(SHOTS / "daphne.log", "w")
     process = subprocess.Popen(

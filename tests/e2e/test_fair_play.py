@@ -43,6 +43,9 @@ def test_a_guest_is_offered_sign_up_for_the_dailies_and_plays_them_after(page, s
 
 def test_a_long_code_and_a_bad_one_in_the_home_pages_code_entry(page) -> None:
     page.goto("/")
+    # A click before the page's script has taken the form would submit it natively (home.js lists
+    # the dailies once it runs).
+    expect(page.locator("[data-dailies] li.daily").first).to_be_visible()
     entry = page.locator("[data-code-form]")
     entry.get_by_label("Play a game code").fill("sd1-s1-abcdefghijklmnopqrs")  # 19 letters
     entry.get_by_role("button", name="Play this deal").click()

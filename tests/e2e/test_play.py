@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PHONE, new_page, shot
 from tests.e2e.helpers import api_get, api_post, card, drag, moves_shown, open_play, start, winning_log
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
 
 MOVE = re.compile(r"^(\d+):(\d+)>(\d+)$")
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.e2e.conftest import PHONE, new_page, shot
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.embedded, pytest.mark.django_db(transaction=True)]
 
 
 def test_new_spider_deal_from_home(page) -> None:

@@ -13,10 +13,7 @@ from psycopg_pool import ConnectionPool
 
 from config.postgres.base import check_connection
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's pool"),
-]
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]  # PostgreSQL's pool
 
 
 @pytest.fixture

@@ -9,13 +9,7 @@ from config.prepared import fetchone_prepared
 from games.services import apply_action, start_session
 from tests.conftest import make_player
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _postgresql_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL's prepared statements")
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def _prepared_like(text: str) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -66,3 +68,17 @@ def test_production_starts_with_real_secrets() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[-1] == "False"
+
+
+@pytest.mark.django_db
+def test_the_test_database_is_never_the_one_make_run_serves() -> None:
+    from django.conf import settings
+    from django.db import connection
+
+    name = str(connection.settings_dict["NAME"])
+    if connection.vendor == "sqlite":  # a file in the temporary directory (tests/conftest.py)
+        path = Path(name).resolve()
+        assert path.is_relative_to(Path(tempfile.gettempdir()).resolve()) and path.is_file()
+        assert path != (Path(settings.BASE_DIR) / "db.sqlite3").resolve()
+    else:
+        assert name.startswith("test_")

@@ -16,7 +16,7 @@ from config import token_auth
 from leaderboard.models import Player
 from tests.conftest import make_player
 
-pytestmark = [pytest.mark.django_db, pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis")]
+pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
 PASSWORD = "correct horse 9"
 DOWN = "redis://127.0.0.1:1/0"  # nothing listens there

@@ -227,6 +227,7 @@ def test_the_quick_check_takes_ordinary_submissions() -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.postgres  # the one-statement write is PostgreSQL's
 def test_a_deal_raced_in_by_another_request_is_found_by_a_second_run(monkeypatch: pytest.MonkeyPatch) -> None:
     real = submitted._execute
     runs: list[int] = []

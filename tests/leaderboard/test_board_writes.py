@@ -28,7 +28,11 @@ def _version() -> int:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("single_statement", [True, False], ids=["postgresql", "portable"])
+@pytest.mark.parametrize(
+    "single_statement",
+    [pytest.param(True, marks=pytest.mark.postgres), False],  # PostgreSQL's one statement, and SQLite's three
+    ids=["postgresql", "portable"],
+)
 def test_only_a_better_result_changes_the_entry_and_bumps_the_version(single_statement: bool) -> None:
     player = named("bumper")
     changes = []
@@ -89,7 +93,7 @@ def test_concurrent_results_of_one_player_keep_the_best_and_count_them_all() -> 
 
 
 @pytest.mark.django_db
-@pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis")
+@pytest.mark.redis
 def test_a_change_the_index_missed_is_caught_up_by_the_next_read() -> None:
     first, second = named("seen"), named("missed")
     make_result(first, RUSSIAN_WIN, LOG[:30])

@@ -143,7 +143,7 @@ def test_reads_with_me_cursors_and_around_me_on_a_clean_board(redis_url: str | N
 
 
 @pytest.mark.django_db
-@pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis")
+@pytest.mark.redis
 def test_the_clean_index_rebuilt_from_postgresql_equals_the_live_one() -> None:
     _fill()
     live = _members(CLEAN)

@@ -21,7 +21,7 @@ BOARD = f"code:{CODE}"
 URL = f"/api/leaderboards/{BOARD}"
 DOWN = "redis://127.0.0.1:1/0"  # nothing listens there
 
-pytestmark = [pytest.mark.django_db, pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis")]
+pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
 
 def _scored(player: Player, score: int) -> None:
@@ -111,11 +111,10 @@ def test_without_redis_nothing_is_kept_and_the_answer_is_the_same(api: APIClient
     assert _kept() is None
 
 
+@pytest.mark.postgres
 def test_the_read_of_my_entry_is_a_statement_postgresql_keeps_prepared(api: APIClient) -> None:
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL's prepared statements")
     _scored(named("alice"), 300)
     for _ in range(3):
         assert api.get(URL).status_code == 200

@@ -19,7 +19,7 @@ from tests.leaderboard.factories import SPIDERETTE_WIN, legal_walk, make_result,
 BOARD = f"code:{SPIDERETTE_WIN}"
 DOWN = "redis://127.0.0.1:1/0"  # nothing listens there
 
-pytestmark = [pytest.mark.django_db, pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis")]
+pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
 
 def _fill(players: int = 12) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import patch
 
 import pytest
-from channels.layers import InMemoryChannelLayer
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.conf import settings
 from rest_framework.test import APIClient
 
@@ -34,16 +35,25 @@ def test_only_a_watched_board_is_pushed_and_every_change_is_indexed(monkeypatch:
     with watching(groups.board_group(BOARD)):
         _submit(client, LOG[:60])  # a better one, watched
     _submit(client, LOG[:90])  # better again, nobody watches any more
-    expected = [] if settings.REDIS_URL else [1]  # the in-memory layer cannot tell: it always sends
-    assert [m["entry"]["rank"] for _, m in sent] == [*expected, 1, *expected]
+    assert [(group, m["entry"]["rank"]) for group, m in sent] == [(groups.board_group(BOARD), 1)]
     assert BoardVersion.objects.get(board=BOARD).version == 3
     if settings.REDIS_URL:
         page = rank_index.read_page(BOARD, after=None, count=5, mine=None)
         assert page.version == 3 and page.total == 1
 
 
+async def test_the_in_memory_layer_knows_its_watchers() -> None:
+    layer = InMemoryChannelLayer()
+    with patch.object(groups, "get_channel_layer", lambda: layer):
+        assert not groups.watched("board.code.SP1-S4C-AAAAAAA")
+        await layer.group_add("board.code.SP1-S4C-AAAAAAA", "watcher.one")
+        assert groups.watched("board.code.SP1-S4C-AAAAAAA") and not groups.watched("board.code.SP1-S4C-AAAAAAB")
+        await layer.group_discard("board.code.SP1-S4C-AAAAAAA", "watcher.one")
+        assert not groups.watched("board.code.SP1-S4C-AAAAAAA")
+
+
 def test_a_layer_that_cannot_tell_counts_every_group_as_watched(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(groups, "get_channel_layer", lambda: InMemoryChannelLayer())
+    monkeypatch.setattr(groups, "get_channel_layer", lambda: BaseChannelLayer())
     assert groups.watched("board.code.SP1-S4C-AAAAAAA")
     monkeypatch.setattr(groups, "get_channel_layer", lambda: None)
     assert not groups.watched("board.code.SP1-S4C-AAAAAAA")

@@ -8,16 +8,21 @@ from contextlib import contextmanager
 from typing import Any
 
 import redis
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
 
 @contextmanager
 def watching(group: str) -> Iterator[None]:
-    """While inside, `group` has a member (with the in-memory layer every group counts as watched)."""
+    """While inside, `group` has a member: a stand-in channel nobody reads."""
     layer = get_channel_layer()
     if not isinstance(layer, RedisChannelLayer):
-        yield
+        async_to_sync(layer.group_add)(group, "watcher.stand-in")
+        try:
+            yield
+        finally:
+            async_to_sync(layer.group_discard)(group, "watcher.stand-in")
         return
     client = redis.Redis.from_url(layer.hosts[0]["address"])
     key = layer._group_key(group)

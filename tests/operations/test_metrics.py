@@ -62,7 +62,7 @@ def test_submissions_and_their_verification_are_counted(player_api: APIClient) -
 
 
 @pytest.mark.django_db
-@pytest.mark.skipif(not settings.REDIS_URL, reason="the rank index is in Redis")
+@pytest.mark.redis  # the rank index
 def test_a_reader_catching_up_a_rank_index_that_missed_a_change_is_counted() -> None:
     board = f"code:{SPIDERETTE_WIN}"
     log = vector_log(SPIDERETTE_WIN)

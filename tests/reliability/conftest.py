@@ -1,5 +1,6 @@
 """Fixtures of the fault tests: a private PostgreSQL cluster (migrated once, one database per test),
-a private Redis per test, and daphne processes started on demand. All are stopped in `finally`."""
+a private Redis per test, and daphne processes started on demand. All are stopped in `finally`.
+The tests are marked `postgres` and `redis`: they take the production services away."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, rows, stored_log
 from tests.reliability.procs import free_port, manage
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # a private PostgreSQL and Redis each
 
 CODE = "SP1-S2C-AAAAAKQ"
 BOARD = f"code:{CODE}"

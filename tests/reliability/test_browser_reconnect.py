@@ -16,7 +16,7 @@ from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.reliability.conftest import Stack
 from tests.reliability.procs import free_port, wait_until
 
-pytestmark = [pytest.mark.slow, pytest.mark.e2e]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
 
 BOARD = "code:SP1-S2C-AAAAAKQ"
 # Every socket the page opens, and every open and close, with the page's clock.

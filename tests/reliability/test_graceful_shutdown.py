@@ -22,7 +22,7 @@ from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, session_row, stored_log
 from tests.reliability.procs import free_port, port_open, wait_until
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # a private PostgreSQL and Redis each
 
 CODE = "SP1-S2C-AAAAAKQ"
 

@@ -16,7 +16,7 @@ from tests.reliability.client import Api, play_socket, receive
 from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, rows, session_row, stored_log, view_after
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # a private PostgreSQL and Redis each
 
 CODE = "RU1-C-AAAAABB"
 SPIDER = "SP1-S2C-AAAAAKQ"

@@ -16,7 +16,7 @@ from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, rows, stored_log
 from tests.reliability.procs import manage
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # a private PostgreSQL and Redis each
 
 CODE = "SD1-S2-AAAAAAB"
 BOARD = f"code:{CODE}"

@@ -11,7 +11,7 @@ from tests.reliability.client import Api, play_socket, receive
 from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, session_row, stored_log, view_after
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # a private PostgreSQL and Redis each
 
 CODE = "SP1-S2C-AAAAAKQ"
 

@@ -137,6 +137,7 @@ async def test_actions_over_the_socket_are_limited_too(settings: Any, monkeypatc
     await socket.disconnect()
 
 
+@pytest.mark.redis
 def test_a_window_counter_in_redis_expires_after_its_window(settings: Any) -> None:
     client = ratelimit._redis()
     assert client is not None, "the suite runs against Redis"

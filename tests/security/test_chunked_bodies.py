@@ -25,7 +25,7 @@ from tests.conftest import make_player
 from tests.security.conftest import Worker
 from tests.security.snapshot import snapshot
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]  # a real worker, on the test database
 ROOT = Path(__file__).resolve().parents[2]
 CAP = 262_144  # MAX_BODY_BYTES's default
 PASSWORD = "correct horse 9"

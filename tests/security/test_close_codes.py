@@ -13,7 +13,7 @@ import websockets
 from config import close_codes
 from tests.security.conftest import Worker
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]  # a real worker, on the test database
 BOARD = "/ws/leaderboards/code:SP1-S1C-AAAAAAA/"
 
 

@@ -130,6 +130,7 @@ def test_browser_first_game_makes_a_guest_who_keeps_their_identity_on_signup() -
     assert game.status_code == 201
     guest = Player.objects.get()
     assert guest.is_guest and not guest.has_usable_password()
+    csrf = browser.cookies["csrftoken"].value  # rotated when the browser became the guest
     refused = browser.post("/api/auth/signup", {"username": "erin", "password": GOOD}, content_type="application/json")
     assert refused.status_code == 403  # CSRF applies to the browser's session
     accepted = browser.post(

@@ -61,7 +61,8 @@ def test_the_page_reconnects_at_once_to_another_worker_when_its_worker_stops(sta
                 page = browser.new_page()
                 page.add_init_script(RECORD_SOCKETS)
                 page.goto(f"{cluster.url}/leaderboards/{BOARD}/")
-                page.wait_for_function("window.__sockets.some(([kind]) => kind === 'open')", timeout=30_000)
+                # Predicates as functions: a string is evaluated with eval, which the page's CSP forbids.
+                page.wait_for_function("() => window.__sockets.some(([kind]) => kind === 'open')", timeout=30_000)
                 wait_until(
                     lambda: sum(_watchers_on(w.url) for w in cluster.workers) == 1, timeout=20, what="the socket"
                 )
@@ -69,7 +70,7 @@ def test_the_page_reconnects_at_once_to_another_worker_when_its_worker_stops(sta
 
                 serving.signal(signal.SIGTERM)
                 page.wait_for_function(
-                    "window.__sockets.filter(([kind]) => kind === 'open').length === 2", timeout=30_000
+                    "() => window.__sockets.filter(([kind]) => kind === 'open').length === 2", timeout=30_000
                 )
                 events = page.evaluate("window.__sockets")
                 wait_until(lambda: _watchers_on(other.url) == 1, timeout=20, what="the socket on the other worker")

@@ -14,7 +14,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -221,6 +221,17 @@ RATE_SUBMISSIONS = env_int("RATE_SUBMISSIONS", 60)  # per player per minute
 RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 3)  # from a race's start to its go
 RATE_WS_MESSAGES = env_int("RATE_WS_MESSAGES", 60)  # per socket per second before it is closed
 WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for socket work
+
+# Certified dailies (docs/dailies.md): the solver's budget per candidate deal, how many candidates a
+# day and variant may try before its last one is used uncertified, and how many days after today
+# the closer and `prepare_dailies` prepare ahead.
+DAILY_SOLVER_BUDGET_SECONDS = env_float("DAILY_SOLVER_BUDGET_SECONDS", 20.0)
+DAILY_CANDIDATE_CAP = env_int("DAILY_CANDIDATE_CAP", 40)
+DAILY_PREPARE_DAYS = env_int("DAILY_PREPARE_DAYS", 2)
+if DAILY_SOLVER_BUDGET_SECONDS <= 0 or DAILY_CANDIDATE_CAP < 1 or DAILY_PREPARE_DAYS < 0:
+    raise ImproperlyConfigured(
+        "DAILY_SOLVER_BUDGET_SECONDS must be above 0, DAILY_CANDIDATE_CAP at least 1, DAILY_PREPARE_DAYS 0 or more"
+    )
 
 # Operations (operations/): how long a stopping worker drains; logs as JSON lines (with request ids) or text.
 DRAIN_SECONDS = env_int("DRAIN_SECONDS", 10)

@@ -146,7 +146,7 @@ def par_replay(request: HttpRequest, board: str) -> dict[str, Any]:
         raise Missing(gettext("There is no such replay"), error.message) from None
     if the_board.date is None:
         raise Missing(gettext("There is no such replay"), gettext("Only a daily's board has a par."))
-    return {"page": "replay", "source": f"/api/leaderboards/{quote(the_board.id)}/par/replay"}
+    return {"page": "replay", "source": f"/api/leaderboards/{quote(the_board.id, safe=':')}/par/replay"}
 
 
 @page("frontend/rooms.html")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,7 +23,7 @@ from django.db import IntegrityError, transaction
 from games.dailies import candidate_code, first_won, store_daily
 from games.engine import DAILY_VARIANTS, Game
 from games.models import Daily, DailyCandidate
-from games.solver import solve
+from games.solver import Solution, SolverBug, solve
 
 log = logging.getLogger(__name__)
 
@@ -79,15 +80,20 @@ def prepare_daily(
 def _try(date: dt.date, variant: str, k: int) -> DailyCandidate:
     """Solve candidate k once and store its verdict; a verdict stored meanwhile by another preparer wins."""
     code = candidate_code(date, variant, k)
-    solution = solve(code, settings.DAILY_SOLVER_BUDGET_SECONDS)
+    started = time.monotonic()
+    try:
+        solution = solve(code, settings.DAILY_SOLVER_BUDGET_SECONDS)
+    except SolverBug:  # a line the engine refused: it certifies nothing, the next candidate is tried
+        log.exception("daily %s %s candidate %s: the solver failed; passed over", date, variant, k)
+        solution = Solution(status="unknown", actions=(), par=None, seconds=time.monotonic() - started, nodes=0)
     verdict = DailyCandidate.Verdict(solution.status)
     par: int | None = None
     line = ""
     if verdict == DailyCandidate.Verdict.WON:
         par = _checked_par(str(code), solution.actions)
-        if par is None:  # a line the engine does not win certifies nothing
+        if par is None or par != solution.par:  # a line the engine does not win certifies nothing
             log.error("daily %s %s candidate %s: the solver's line does not win; passed over", date, variant, k)
-            verdict = DailyCandidate.Verdict.UNKNOWN
+            verdict, par = DailyCandidate.Verdict.UNKNOWN, None
         else:
             line = " ".join(solution.actions)
     fields = {"code": str(code), "verdict": verdict, "seconds": solution.seconds, "nodes": solution.nodes}

@@ -236,3 +236,61 @@ def test_the_par_the_line_and_the_candidates_stay_secret_until_published(monkeyp
     assert not_certified["certified"] is False and not_certified["par"] is None and not_certified["beat"] is None
     refused = client.get(f"/api/leaderboards/{uncertified.board}/par/replay")
     assert refused.status_code == 404 and "not certified" in refused.json()["error"]["message"]
+
+
+@pytest.mark.django_db
+def test_no_get_address_tells_the_par_the_line_or_the_candidates_of_a_certified_daily_before_publication(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole URL configuration crawled on the day of a certified daily a player has finished."""
+    import json
+
+    from rest_framework.authtoken.models import Token
+
+    from games import services
+    from leaderboard.models import Result
+    from tests.conftest import make_player
+    from tests.security.crawl import addresses
+
+    daily = prepare_daily(LATER_WON, VARIANT)
+    assert daily is not None and daily.certified
+    Clock(monkeypatch, dt.datetime(2020, 3, 2, 12, tzinfo=dt.UTC))
+    alice = make_player("alice")
+    session, _ = services.start_session(player=alice, daily=VARIANT)
+    for token in daily.par_line.split()[:5]:
+        services.apply_action(player=alice, session_id=session.pk, token=token)
+    services.finish_session(player=alice, session_id=session.pk)
+    result = Result.objects.get(session=session)
+    secrets = [c.code for c in tried(LATER_WON)] + [" ".join(daily.par_line.split()[:8])]
+    values = {
+        "session_id": [str(session.pk)],
+        "board": [daily.board, f"{daily.board}:clean"],
+        "name": ["alice"],
+        "result_id": [str(result.pk)],
+        "room_id": ["1"],
+        "game": ["russian"],
+        "variant": [VARIANT],
+    }
+    as_alice, anonymous = Client(), Client()
+    as_alice.defaults["HTTP_AUTHORIZATION"] = f"Token {Token.objects.create(user=alice).key}"
+    extra = ["/api/daily?date=2020-03-02", f"/api/leaderboards/{daily.board}?around=me"]
+    for client in (as_alice, anonymous):
+        for address in [*addresses(values), *extra]:
+            response = client.get(address)
+            assert response.status_code < 500, address
+            text = (b"".join(response) if response.streaming else response.content).decode()  # type: ignore[attr-defined]
+            assert not any(secret in text for secret in secrets), f"GET {address} tells a secret"
+            if response.get("Content-Type", "").startswith("application/json"):
+                assert not _published_par(json.loads(text)), f"GET {address} tells the par"
+
+
+def _published_par(document: object) -> bool:
+    """Whether a JSON document anywhere carries a par (or candidates) that is not null."""
+    if isinstance(document, dict):
+        return any(
+            (key in ("par", "par_line", "candidates") and value is not None) or _published_par(value)
+            for key, value in document.items()
+        )
+    if isinstance(document, list):
+        return any(_published_par(item) for item in document)
+    return False

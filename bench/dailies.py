@@ -51,7 +51,9 @@ def walk(date: dt.date, variant: str, budget: float, cap: int) -> tuple[bool, li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--days", type=int, default=5)
-    parser.add_argument("--budget", type=float, default=20.0, help="seconds per candidate (DAILY_SOLVER_BUDGET_SECONDS)")
+    parser.add_argument(
+        "--budget", type=float, default=20.0, help="seconds per candidate (DAILY_SOLVER_BUDGET_SECONDS)"
+    )
     parser.add_argument("--cap", type=int, default=40, help="candidates per daily (DAILY_CANDIDATE_CAP)")
     parser.add_argument("--variants", default=",".join(DAILY_VARIANTS))
     args = parser.parse_args()
@@ -62,7 +64,8 @@ def main() -> None:
     if unknown:
         parser.error(f"not daily variants: {unknown}; the dailies are {', '.join(DAILY_VARIANTS)}")
     print(f"dates from {FIRST_DATE}, {args.days} days; budget {args.budget:g} s per candidate, cap {args.cap}")
-    print(f"{'variant':8} {'certified':>9} {'cand/daily':>10} {'s/daily':>8} {'worst s':>8}  seconds per candidate by verdict")
+    head = f"{'variant':8} {'certified':>9} {'cand/daily':>10} {'s/daily':>8} {'worst s':>8}"
+    print(f"{head}  seconds per candidate by verdict")
     for variant in variants:
         certified = 0
         per_daily: list[float] = []
@@ -76,9 +79,7 @@ def main() -> None:
             for verdict, seconds in tried:
                 by_verdict.setdefault(verdict, []).append(seconds)
         verdicts = Counter({v: len(s) for v, s in by_verdict.items()})
-        detail = ", ".join(
-            f"{v} {verdicts[v]}x mean {statistics.mean(s):.2f}" for v, s in sorted(by_verdict.items())
-        )
+        detail = ", ".join(f"{v} {verdicts[v]}x mean {statistics.mean(s):.2f}" for v, s in sorted(by_verdict.items()))
         print(
             f"{variant:8} {certified:>4}/{args.days:<4} {statistics.mean(counts):>10.1f} "
             f"{statistics.mean(per_daily):>8.2f} {max(per_daily):>8.2f}  {detail}"

@@ -54,9 +54,7 @@ def prepare_ahead(
     return Prepared(dailies=stored, pending=pending)
 
 
-def prepare_daily(
-    date: dt.date, variant: str, should_stop: Callable[[], bool] = lambda: False
-) -> Daily | None:
+def prepare_daily(date: dt.date, variant: str, should_stop: Callable[[], bool] = lambda: False) -> Daily | None:
     """The daily of `date` and `variant`, trying the candidates it still needs; None if stopped first."""
     cap = settings.DAILY_CANDIDATE_CAP
     tried = {c.k: c for c in DailyCandidate.objects.filter(date=date, variant=variant, k__lt=cap)}

@@ -37,7 +37,9 @@ def par_document(board_id: object, *, now: dt.datetime) -> dict[str, Any]:
     counts: dict[str, int | None] = {"beat": None, "matched": None}
     if daily.par is not None:
         won = BoardEntry.objects.filter(board=board.id, won=True)
-        counts = won.aggregate(beat=Count("id", filter=Q(moves__lt=daily.par)), matched=Count("id", filter=Q(moves=daily.par)))
+        counts = won.aggregate(
+            beat=Count("id", filter=Q(moves__lt=daily.par)), matched=Count("id", filter=Q(moves=daily.par))
+        )
     tried = DailyCandidate.objects.filter(date=daily.date, variant=daily.variant).order_by("k")
     if daily.candidate is not None:
         tried = tried.filter(k__lte=daily.candidate)

@@ -35,7 +35,10 @@ def par_line_document(*, board_id: object, step: object, now: dt.datetime) -> di
     if not daily.certified or daily.par is None:
         raise NotFound(gettext("This daily has no solver's line: it is not certified winnable."))
     about = {"board": board.id, "date": daily.date.isoformat(), "variant": daily.variant}
-    return {"daily": {**about, "code": daily.deal.code, "par": daily.par}, **_stepped(daily.deal.code, daily.par_line, step)}
+    return {
+        "daily": {**about, "code": daily.deal.code, "par": daily.par},
+        **_stepped(daily.deal.code, daily.par_line, step),
+    }
 
 
 def _stepped(code: str, log: str, step: object) -> dict[str, Any]:

@@ -30,7 +30,11 @@ def test_todays_list_says_which_dailies_are_certified_winnable(browser, server, 
     today = dt.datetime.now(dt.UTC).date()
     daily = prepare_daily(today, "RU1-C")  # the real solver, on today's chain
     assert daily is not None and daily.certified
-    for locale, label in (("en-US", "Certified winnable"), ("fi-FI", "Varmasti voitettavissa"), ("hr-HR", "Potvrđeno rješivo")):
+    for locale, label in (
+        ("en-US", "Certified winnable"),
+        ("fi-FI", "Varmasti voitettavissa"),
+        ("hr-HR", "Potvrđeno rješivo"),
+    ):
         page = new_page(browser, server, locale=locale)
         page.goto("/")
         items = page.locator("[data-dailies] li.daily")
@@ -94,7 +98,9 @@ def test_before_publication_the_board_says_when_the_par_is_shown(browser, server
     assert daily is not None and daily.certified
     page = new_page(browser, server)
     page.goto(f"/leaderboards/{daily.board}/")
-    expect(page.locator("[data-par-text]")).to_have_text("A daily's par and the solver's line are shown once its day is over.")
+    expect(page.locator("[data-par-text]")).to_have_text(
+        "A daily's par and the solver's line are shown once its day is over."
+    )
     expect(page.locator("[data-par-watch]")).to_be_hidden()
     page.goto(f"/replay/par/{daily.board}/")
     expect(page.locator("[data-replay-facts]")).to_have_text(

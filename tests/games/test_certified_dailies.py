@@ -16,7 +16,6 @@ import io
 from collections.abc import Callable
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 
@@ -116,7 +115,9 @@ def test_a_daily_asked_for_before_it_was_prepared_does_not_wait_for_the_solver()
     daily = dailies.daily_for(LATER_WON, VARIANT, now=dt.datetime(2020, 3, 2, 8, tzinfo=dt.UTC))
     # Candidate 0, as dailies were dealt before certification, marked not certified; nothing solved.
     assert daily.candidate == 0 and not daily.certified and daily.par is None
-    assert daily.deal.code == str(GameCode.from_variant(VARIANT, dailies.daily_number(SECRET, LATER_WON, VARIANT), long=True))
+    assert daily.deal.code == str(
+        GameCode.from_variant(VARIANT, dailies.daily_number(SECRET, LATER_WON, VARIANT), long=True)
+    )
     assert not DailyCandidate.objects.exists()
     kept = prepare_daily(LATER_WON, VARIANT)  # the preparer, coming late, leaves it as it is
     assert kept is not None and kept.pk == daily.pk and not kept.certified
@@ -225,7 +226,9 @@ def test_the_par_the_line_and_the_candidates_stay_secret_until_published(monkeyp
             assert not any(code in text for code in candidate_codes)
 
     clock.now = dt.datetime(2020, 3, 3, 1, tzinfo=dt.UTC)  # published
-    entry = next(e for e in client.get("/api/daily", {"date": "2020-03-02"}).json()["dailies"] if e["variant"] == VARIANT)
+    entry = next(
+        e for e in client.get("/api/daily", {"date": "2020-03-02"}).json()["dailies"] if e["variant"] == VARIANT
+    )
     assert entry["par"] == daily.par and entry["code"] == daily.deal.code and entry["certified"] is True
     par = client.get(f"/api/leaderboards/{board}/par").json()
     assert par["par"] == daily.par and par["code"] == daily.deal.code and par["certified"] is True

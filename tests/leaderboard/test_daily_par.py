@@ -50,7 +50,11 @@ def test_the_par_line_steps_through_the_replay_viewer_like_a_players_game(certif
     assert start["step"] == 0 and start["steps"] == len(line) and start["token"] is None
     assert start["state"] == Game.from_code(certified.deal.code).state()
     assert start["daily"] == {
-        "board": certified.board, "date": "2020-03-02", "variant": "RU1-C", "code": certified.deal.code, "par": certified.par
+        "board": certified.board,
+        "date": "2020-03-02",
+        "variant": "RU1-C",
+        "code": certified.deal.code,
+        "par": certified.par,
     }
     end = client.get(url, {"step": len(line)}).json()
     assert end["token"] == line[-1] and end["state"]["won"] is True and end["state"]["moves"] == certified.par

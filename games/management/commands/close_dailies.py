@@ -4,14 +4,20 @@ dailies of today and the days ahead (run it from cron, or --loop)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from games.daily_preparation import prepare_ahead
 from games.dailies import utc_today
+from games.daily_preparation import prepare_ahead
 from games.services import close_expired_dailies
+
+
+def _due(at: float | None) -> Callable[[], bool]:
+    """Whether the monotonic clock has reached `at` (never, for None)."""
+    return lambda: at is not None and time.monotonic() >= at
 
 
 class Command(BaseCommand):
@@ -29,8 +35,9 @@ class Command(BaseCommand):
             self.stdout.write(f"{closed} open daily attempts finished.")
             if not options["no_prepare"]:
                 # Between two candidates, give way to the next close when a round is due.
-                due = (lambda: time.monotonic() - started >= every) if every else (lambda: False)
-                prepared = prepare_ahead(utc_today(timezone.now()), should_stop=due)
+                prepared = prepare_ahead(
+                    utc_today(timezone.now()), should_stop=_due(started + every if every else None)
+                )
                 self.stdout.write(f"{len(prepared.dailies)} dailies ready, {prepared.pending} still to prepare.")
             if not every:
                 return

@@ -31,7 +31,7 @@ from games.dailies import daily_number  # noqa: E402
 from games.engine import DAILY_VARIANTS, GameCode  # noqa: E402
 from games.solver import solve  # noqa: E402
 
-SECRET = "bench-daily-secret"
+SECRET = "dev-insecure-bench-daily"  # a fixed key, so that a run is repeatable
 FIRST_DATE = dt.date(2026, 1, 1)
 
 

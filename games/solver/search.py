@@ -1,0 +1,92 @@
+"""Best-first search over a game model, with a table of every position reached.
+
+The frontier is a heap ordered by the model's cost (lower is closer to a win),
+ties broken by the newest child first, so equal positions are searched depth
+first. Every position is entered in ``seen`` once, under its canonical key,
+with the key it came from and the token that led there: the winning line is
+read back from it. Nothing is ever dropped, so an empty frontier means every
+position reachable under the model's moves has been expanded: the position is
+lost (as far as the model's prunings are safe, docs/solver.md).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from .solution import UNKNOWN, UNWINNABLE, WON, Status
+
+S = TypeVar("S")
+# How many expansions between two looks at the clock.
+_CLOCK_EVERY = 128
+
+
+class Model(Protocol[S]):
+    """A game as the search sees it: immutable positions, their moves and costs."""
+
+    def start(self) -> S: ...
+
+    def key(self, state: S) -> Hashable:
+        """The same for positions that play the same (column order may be forgotten where it does not matter)."""
+        ...
+
+    def cost(self, state: S) -> int: ...
+
+    def won(self, state: S) -> bool: ...
+
+    def children(self, state: S, cost: int) -> Iterator[tuple[str, S, int]]:
+        """Each (token, next position, its cost) a move leads to."""
+        ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: Status
+    tokens: tuple[str, ...]
+    nodes: int
+
+
+def best_first(model: Model[S], deadline: float) -> Outcome:
+    """Search from ``model.start()`` until a win, an empty frontier or ``deadline`` (``time.monotonic``)."""
+    start = model.start()
+    root = model.key(start)
+    if model.won(start):
+        return Outcome(WON, (), 0)
+    seen: dict[Hashable, tuple[Hashable, str] | None] = {root: None}
+    order = 0
+    frontier: list[tuple[int, int, S]] = [(model.cost(start), 0, start)]
+    nodes = 0
+    pop = heapq.heappop
+    push = heapq.heappush
+    key = model.key
+    won = model.won
+    clock = time.monotonic
+    while frontier:
+        if nodes % _CLOCK_EVERY == 0 and clock() >= deadline:
+            return Outcome(UNKNOWN, (), nodes)
+        cost, _, state = pop(frontier)
+        nodes += 1
+        here = key(state)
+        for token, child, child_cost in model.children(state, cost):
+            there = key(child)
+            if there in seen:
+                continue
+            seen[there] = (here, token)
+            if won(child):
+                return Outcome(WON, _line(seen, there), nodes)
+            order -= 1
+            push(frontier, (child_cost, order, child))
+    return Outcome(UNWINNABLE, (), nodes)
+
+
+def _line(seen: dict[Hashable, tuple[Hashable, str] | None], end: Hashable) -> tuple[str, ...]:
+    tokens: list[str] = []
+    link = seen[end]
+    while link is not None:
+        parent, token = link
+        tokens.append(token)
+        link = seen[parent]
+    return tuple(reversed(tokens))

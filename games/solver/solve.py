@@ -1,0 +1,87 @@
+"""``solve`` and ``solve_game``: build the search model of a position, search, verify the line."""
+
+from __future__ import annotations
+
+import time
+
+from games.engine import Game, GameCode, replay
+from games.engine.cards import CARD_OF_NAME, SUITS
+
+from .russian import RussianModel
+from .search import Outcome, best_first
+from .solution import UNWINNABLE, WON, Solution, SolverBug
+from .spider import DOWN, Column, Columns, SpiderModel
+
+_GOALS = {"SP": 8, "SD": 4}
+
+
+def solve(code: str | GameCode, budget_seconds: float) -> Solution:
+    """Solve the deal ``code`` with full knowledge of its cards within ``budget_seconds``."""
+    parsed = code if isinstance(code, GameCode) else GameCode.parse(code)
+    began = time.monotonic()
+    outcome = _search(Game.from_code(parsed), began + budget_seconds)
+    if outcome.status != WON:
+        return _finish(outcome, None, began)
+    result = replay(parsed, outcome.tokens)
+    if not result.ok or result.game is None or not result.game.won:
+        raise SolverBug(f"the line found for {parsed} does not win: {result.error}")
+    return _finish(outcome, result.game.moves, began)
+
+
+def solve_game(game: Game, budget_seconds: float) -> Solution:
+    """Solve the position ``game`` is in (a hand-made one, say); the line starts from there."""
+    began = time.monotonic()
+    outcome = _search(game, began + budget_seconds)
+    if outcome.status != WON:
+        return _finish(outcome, None, began)
+    check = game.copy()
+    refusal = check.run(outcome.tokens)
+    if refusal is not None or not check.won:
+        raise SolverBug(f"the line found does not win this position: {refusal}")
+    return _finish(outcome, check.moves, began)
+
+
+def _finish(outcome: Outcome, par: int | None, began: float) -> Solution:
+    return Solution(outcome.status, outcome.tokens, par, time.monotonic() - began, outcome.nodes)
+
+
+def _search(game: Game, deadline: float) -> Outcome:
+    """Spider family: first over the focused moves only (docs/solver.md), then, if that space is
+    exhausted without a win, over every move, so that "unwinnable" is only said of the whole space."""
+    if game.won:
+        return Outcome(WON, (), 0)
+    state = game.state()
+    columns: Columns = tuple(_column(c) for c in _items(state["columns"]))
+    code = game.code
+    if code.game == "RU":
+        piles = state["foundations"]
+        assert isinstance(piles, dict)
+        found = tuple(len(_items(piles[s])) for s in SUITS)
+        return best_first(RussianModel(columns, found, code.rule == "C"), deadline)
+    stock = tuple(CARD_OF_NAME[name] for name in _names(state["stock"]))
+    removed = len(_items(state["removed"]))
+    goal = _GOALS[code.game]
+    classic = code.rule == "C"
+    focused = best_first(SpiderModel(columns, stock, removed, goal, classic, focused=True), deadline)
+    if focused.status != UNWINNABLE:
+        return focused
+    full = best_first(SpiderModel(columns, stock, removed, goal, classic, focused=False), deadline)
+    return Outcome(full.status, full.tokens, focused.nodes + full.nodes)
+
+
+def _column(doc: object) -> Column:
+    assert isinstance(doc, dict)
+    down = [CARD_OF_NAME[name] + DOWN for name in _names(doc["down"])]
+    up = [CARD_OF_NAME[name] for name in _names(doc["up"])]
+    return tuple(down + up)
+
+
+def _items(value: object) -> list[object]:
+    assert isinstance(value, list)
+    return value
+
+
+def _names(value: object) -> list[str]:
+    names = _items(value)
+    assert all(isinstance(name, str) for name in names)
+    return [str(name) for name in names]

@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument(
         "--budget", type=float, default=20.0, help="seconds per candidate (DAILY_SOLVER_BUDGET_SECONDS)"
     )
-    parser.add_argument("--cap", type=int, default=40, help="candidates per daily (DAILY_CANDIDATE_CAP)")
+    parser.add_argument("--cap", type=int, default=100, help="candidates per daily (DAILY_CANDIDATE_CAP)")
     parser.add_argument("--variants", default=",".join(DAILY_VARIANTS))
     args = parser.parse_args()
     variants = [v.strip().upper() for v in args.variants.split(",") if v.strip()]

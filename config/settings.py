@@ -226,7 +226,7 @@ WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for 
 # day and variant may try before its last one is used uncertified, and how many days after today
 # the closer and `prepare_dailies` prepare ahead.
 DAILY_SOLVER_BUDGET_SECONDS = env_float("DAILY_SOLVER_BUDGET_SECONDS", 20.0)
-DAILY_CANDIDATE_CAP = env_int("DAILY_CANDIDATE_CAP", 40)
+DAILY_CANDIDATE_CAP = env_int("DAILY_CANDIDATE_CAP", 100)
 DAILY_PREPARE_DAYS = env_int("DAILY_PREPARE_DAYS", 2)
 if DAILY_SOLVER_BUDGET_SECONDS <= 0 or DAILY_CANDIDATE_CAP < 1 or DAILY_PREPARE_DAYS < 0:
     raise ImproperlyConfigured(

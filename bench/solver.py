@@ -4,7 +4,7 @@ Run: .venv/bin/python bench/solver.py [--budget SECONDS] [--deals N] [--variants
 
 The deals are long codes, the same on every run: deal k of a variant is
 HMAC-SHA256(key "bench/solver", message "variant|k") mod 26^20, as the
-dailies derive theirs (docs/ranking.md has the daily rule). Each deal gets the
+dailies derive theirs (docs/codes.md). Each deal gets the
 whole budget on one core; the figures per variant are the counts of won,
 unwinnable and unknown, and the median and longest time over all its deals
 (an unknown costs the whole budget).

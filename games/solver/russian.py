@@ -6,8 +6,8 @@ home per suit S, H, D, C. There is no stock, so the order of the columns never
 matters: the key sorts them.
 
 Two prunings, both proven safe in docs/solver.md:
-- a card that may go home while every card that could ever be put onto it is
-  already home goes home at once, as the only move from that position;
+- in Classic any card, in Relaxed an ace, that may go home goes home at once,
+  as the only move from that position;
 - in Classic, nothing is taken back from a foundation.
 """
 
@@ -28,6 +28,7 @@ _SUIT: Final[tuple[int, ...]] = tuple(c // 13 if c < 52 else -9 for c in range(D
 # The card one rank higher of the same suit, -1 above a king.
 _HIGHER_SAME: Final[tuple[int, ...]] = tuple(c + 1 if c < 52 and c % 13 != 12 else -1 for c in range(DOWN * 2))
 KING: Final = 12
+_TABLEAU, _HOME, _BACK = 0, 1, 2
 
 HOME: Final = -12  # each card home
 HIDDEN: Final = 9  # each face-down card
@@ -94,19 +95,30 @@ class RussianModel:
         memo[col] = cost
         return cost
 
-    def _safe_home(self, card: int, found: tuple[int, ...]) -> bool:
-        """Whether every card that could go onto ``card`` is home, so that it is of no use on a column."""
-        rank = _RANK[card]
-        if self._classic:
-            return True  # only the card below it in its suit fits on it, and that one is home
-        return all(f >= rank for f in found)
+    def _safe_home(self, card: int) -> bool:
+        """Whether ``card``, which may go home, goes home at once as the only move (docs/solver.md):
+        in Classic every card (nothing but the card below it in its suit, which is home, fits on it,
+        and nothing is taken back); in Relaxed an ace (nothing fits on it)."""
+        return self._classic or _RANK[card] == 0
 
-    def children(self, state: State, cost: int) -> Iterator[tuple[str, State, int]]:
+    def token(self, move: int) -> str:
+        kind, rest = divmod(move, 1 << 24)
+        a, rest = divmod(rest, 1 << 16)
+        n, t = divmod(rest, 1 << 8)
+        if kind == _TABLEAU:
+            return f"{a + 1}:{n}>{t + 1}"
+        if kind == _HOME:
+            return f"{a + 1}>F"
+        return f"F{_SUITS[a]}>{t + 1}"
+
+    def children(self, state: State, cost: int) -> Iterator[tuple[int, State, int]]:
+        """Each move as ``kind << 24 | source << 16 | count << 8 | target`` (0-based columns;
+        the suit's index is the source of a take-back)."""
         cols, found = state
         width = len(cols)
         column_cost = self._column_cost
         # Home moves first; a safe one is the only move.
-        homes: list[tuple[str, State, int]] = []
+        homes: list[tuple[int, State, int]] = []
         for s in range(width):
             col = cols[s]
             if not col:
@@ -121,8 +133,8 @@ class RussianModel:
             piles = list(found)
             piles[suit] += 1
             child = (tuple(new), tuple(piles))
-            entry = (f"{s + 1}>F", child, cost - column_cost(col) + column_cost(left) + HOME)
-            if self._safe_home(card, found):
+            entry = ((_HOME << 24) | (s << 16), child, cost - column_cost(col) + column_cost(left) + HOME)
+            if self._safe_home(card):
                 yield entry
                 return
             homes.append(entry)
@@ -157,7 +169,7 @@ class RussianModel:
                     new[s] = rest
                     new[t] = joined
                     child_cost = cost - source_cost - column_cost(target) + rest_cost + column_cost(joined)
-                    yield f"{s + 1}:{size - start}>{t + 1}", (tuple(new), found), child_cost
+                    yield (s << 16) | ((size - start) << 8) | t, (tuple(new), found), child_cost
         if self._classic:
             return
         # Relaxed: the top card of a foundation back onto a column.
@@ -177,4 +189,4 @@ class RussianModel:
                 piles = list(found)
                 piles[suit] -= 1
                 child_cost = cost - column_cost(target) + column_cost(joined) - HOME
-                yield f"F{_SUITS[suit]}>{t + 1}", (tuple(new), tuple(piles)), child_cost
+                yield (_BACK << 24) | (suit << 16) | t, (tuple(new), tuple(piles)), child_cost

@@ -37,8 +37,12 @@ class Model(Protocol[S]):
 
     def won(self, state: S) -> bool: ...
 
-    def children(self, state: S, cost: int) -> Iterator[tuple[str, S, int]]:
-        """Each (token, next position, its cost) a move leads to."""
+    def children(self, state: S, cost: int) -> Iterator[tuple[int, S, int]]:
+        """Each (move, next position, its cost) from ``state``, whose cost is ``cost``."""
+        ...
+
+    def token(self, move: int) -> str:
+        """The engine's token of a move ``children`` gave."""
         ...
 
 
@@ -49,44 +53,49 @@ class Outcome:
     nodes: int
 
 
-def best_first(model: Model[S], deadline: float) -> Outcome:
-    """Search from ``model.start()`` until a win, an empty frontier or ``deadline`` (``time.monotonic``)."""
+def best_first(model: Model[S], deadline: float, depth_weight: int = 0, node_limit: int | None = None) -> Outcome:
+    """Search from ``model.start()`` until a win, an empty frontier, ``node_limit`` expansions or
+    ``deadline`` (``time.monotonic``). ``depth_weight`` takes that much off a position's priority for
+    each move that led to it (a deal, move -1, does not count): the higher, the deeper it dives."""
     start = model.start()
     root = model.key(start)
     if model.won(start):
         return Outcome(WON, (), 0)
-    seen: dict[Hashable, tuple[Hashable, str] | None] = {root: None}
+    seen: dict[Hashable, tuple[Hashable, int] | None] = {root: None}
     order = 0
-    frontier: list[tuple[int, int, S]] = [(model.cost(start), 0, start)]
+    start_cost = model.cost(start)
+    frontier: list[tuple[int, int, int, int, S]] = [(start_cost, 0, 0, start_cost, start)]
     nodes = 0
+    limit = -1 if node_limit is None else node_limit
     pop = heapq.heappop
     push = heapq.heappush
     key = model.key
     won = model.won
     clock = time.monotonic
     while frontier:
-        if nodes % _CLOCK_EVERY == 0 and clock() >= deadline:
+        if nodes % _CLOCK_EVERY == 0 and clock() >= deadline or nodes == limit:
             return Outcome(UNKNOWN, (), nodes)
-        cost, _, state = pop(frontier)
+        _, _, depth, cost, state = pop(frontier)
         nodes += 1
         here = key(state)
-        for token, child, child_cost in model.children(state, cost):
+        for move, child, child_cost in model.children(state, cost):
             there = key(child)
             if there in seen:
                 continue
-            seen[there] = (here, token)
+            seen[there] = (here, move)
             if won(child):
-                return Outcome(WON, _line(seen, there), nodes)
+                return Outcome(WON, tuple(model.token(m) for m in _line(seen, there)), nodes)
             order -= 1
-            push(frontier, (child_cost, order, child))
+            deeper = depth + (move >= 0)
+            push(frontier, (child_cost - depth_weight * deeper, order, deeper, child_cost, child))
     return Outcome(UNWINNABLE, (), nodes)
 
 
-def _line(seen: dict[Hashable, tuple[Hashable, str] | None], end: Hashable) -> tuple[str, ...]:
-    tokens: list[str] = []
+def _line(seen: dict[Hashable, tuple[Hashable, int] | None], end: Hashable) -> list[int]:
+    tokens: list[int] = []
     link = seen[end]
     while link is not None:
         parent, token = link
         tokens.append(token)
         link = seen[parent]
-    return tuple(reversed(tokens))
+    return tokens[::-1]

@@ -9,17 +9,21 @@ from games.engine.cards import CARD_OF_NAME, SUITS
 
 from .russian import RussianModel
 from .search import Outcome, best_first
-from .solution import UNWINNABLE, WON, Solution, SolverBug
+from .solution import UNKNOWN, UNWINNABLE, WON, Solution, SolverBug
 from .spider import DOWN, Column, Columns, SpiderModel
 
 _GOALS = {"SP": 8, "SD": 4}
+# The focused dives of the Spider family: (depth weight, share of the nominal nodes of the budget;
+# 0: the rest of the budget).
+DIVES = ((10, 0.15), (3, 0.35), (0, 0.0))
+NODES_PER_SECOND = 10_000
 
 
 def solve(code: str | GameCode, budget_seconds: float) -> Solution:
     """Solve the deal ``code`` with full knowledge of its cards within ``budget_seconds``."""
     parsed = code if isinstance(code, GameCode) else GameCode.parse(code)
     began = time.monotonic()
-    outcome = _search(Game.from_code(parsed), began + budget_seconds)
+    outcome = _search(Game.from_code(parsed), budget_seconds, began + budget_seconds)
     if outcome.status != WON:
         return _finish(outcome, None, began)
     result = replay(parsed, outcome.tokens)
@@ -31,7 +35,7 @@ def solve(code: str | GameCode, budget_seconds: float) -> Solution:
 def solve_game(game: Game, budget_seconds: float) -> Solution:
     """Solve the position ``game`` is in (a hand-made one, say); the line starts from there."""
     began = time.monotonic()
-    outcome = _search(game, began + budget_seconds)
+    outcome = _search(game, budget_seconds, began + budget_seconds)
     if outcome.status != WON:
         return _finish(outcome, None, began)
     check = game.copy()
@@ -45,9 +49,10 @@ def _finish(outcome: Outcome, par: int | None, began: float) -> Solution:
     return Solution(outcome.status, outcome.tokens, par, time.monotonic() - began, outcome.nodes)
 
 
-def _search(game: Game, deadline: float) -> Outcome:
-    """Spider family: first over the focused moves only (docs/solver.md), then, if that space is
-    exhausted without a win, over every move, so that "unwinnable" is only said of the whole space."""
+def _search(game: Game, budget: float, deadline: float) -> Outcome:
+    """Spider family: dives over the focused moves only (docs/solver.md), deep first, then wider;
+    if the focused space is exhausted without a win, a search over every move, so that
+    "unwinnable" is only said of the whole space."""
     if game.won:
         return Outcome(WON, (), 0)
     state = game.state()
@@ -62,11 +67,22 @@ def _search(game: Game, deadline: float) -> Outcome:
     removed = len(_items(state["removed"]))
     goal = _GOALS[code.game]
     classic = code.rule == "C"
-    focused = best_first(SpiderModel(columns, stock, removed, goal, classic, focused=True), deadline)
-    if focused.status != UNWINNABLE:
-        return focused
+    nodes = 0
+    # Node counts, not the clock, end the dives, so that the line found does not depend on the
+    # machine's speed: only the deadline can cut a search short.
+    nominal = int(budget * NODES_PER_SECOND)
+    for weight, share in DIVES:
+        focused = SpiderModel(columns, stock, removed, goal, classic, focused=True)
+        outcome = best_first(focused, deadline, weight, int(nominal * share) if share else None)
+        nodes += outcome.nodes
+        if outcome.status == WON:
+            return Outcome(WON, outcome.tokens, nodes)
+        if outcome.status == UNWINNABLE or time.monotonic() >= deadline:
+            break
+    if outcome.status != UNWINNABLE:
+        return Outcome(UNKNOWN, (), nodes)
     full = best_first(SpiderModel(columns, stock, removed, goal, classic, focused=False), deadline)
-    return Outcome(full.status, full.tokens, focused.nodes + full.nodes)
+    return Outcome(full.status, full.tokens, nodes + full.nodes)
 
 
 def _column(doc: object) -> Column:

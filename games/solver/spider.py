@@ -32,6 +32,7 @@ RANK_LINK: Final = 2  # a card on the next higher card of another suit
 BREAK: Final = 5  # a card on anything else
 EMPTY: Final = -12  # an empty column
 REMOVED: Final = -150  # a removed sequence
+STOCK: Final = -4  # each card in the stock: a deal costs ten times that, so it waits for the moves
 _MEMO_LIMIT: Final = 400_000
 
 
@@ -81,7 +82,7 @@ class SpiderModel:
         return state[2] >= self._goal
 
     def cost(self, state: State) -> int:
-        return sum(self._column_cost(c) for c in state[0]) + REMOVED * state[2]
+        return sum(self._column_cost(c) for c in state[0]) + REMOVED * state[2] + STOCK * (len(self._stock) - state[1])
 
     def _column_cost(self, col: Column) -> int:
         memo = self._memo
@@ -112,7 +113,15 @@ class SpiderModel:
         memo[col] = cost
         return cost
 
-    def children(self, state: State, cost: int) -> Iterator[tuple[str, State, int]]:
+    def token(self, move: int) -> str:
+        if move < 0:
+            return "D"
+        s, rest = divmod(move, 1 << 16)
+        n, t = divmod(rest, 1 << 8)
+        return f"{s + 1}:{n}>{t + 1}"
+
+    def children(self, state: State, cost: int) -> Iterator[tuple[int, State, int]]:
+        """Each move as ``source << 16 | count << 8 | target`` (0-based columns), or -1 for a deal."""
         cols, pos, removed = state
         width = len(cols)
         stock_gone = pos >= len(self._stock)
@@ -120,16 +129,23 @@ class SpiderModel:
         focused = self._focused
         column_cost = self._column_cost
         first_empty = -1
+        # The columns by the rank of their top card, and by the card itself.
+        by_rank: list[list[int]] = [[] for _ in range(14)]
+        by_card: dict[int, list[int]] = {}
         for t in range(width):
-            if not cols[t]:
+            target = cols[t]
+            if target:
+                top = target[-1]
+                by_rank[_RANK[top]].append(t)
+                by_card.setdefault(top, []).append(t)
+            elif first_empty < 0:
                 first_empty = t
-                break
         for s in range(width):
             col = cols[s]
             size = len(col)
             if not size:
                 continue
-            # The longest group on top that moves together.
+            # The longest group on top that moves together, and the run of one suit on top.
             movable = 1
             while movable < size:
                 lower = col[size - movable - 1]
@@ -142,42 +158,33 @@ class SpiderModel:
                 elif _RANK[upper] + 1 != _RANK[lower]:
                     break
                 movable += 1
+            run = movable if classic else _run_length(col)
             source_cost = column_cost(col)
             for n in range(1, movable + 1):
                 start = size - n
                 bottom = col[start]
-                need = _RANK[bottom] + 1
-                group = col[start:]
-                rest: Column | None = None
-                rest_cost = 0
-                # Focused: a group that sits on the next higher card of its suit stays there unless it
-                # joins a longer run of its suit elsewhere; an empty column takes only a whole run that
-                # uncovers something.
-                natural = start > 0 and _LOWER_SAME[col[start - 1]] == bottom
+                natural = n < run
                 if focused and natural:
-                    run = n
-                    while run < size and _LOWER_SAME[col[size - run - 1]] == col[size - run]:
-                        run += 1
-                for t in range(width):
-                    if t == s:
-                        continue
+                    # Focused: a group on the next higher card of its suit stays there, unless it
+                    # joins a longer run of its suit elsewhere.
+                    targets = [t for t in by_card.get(bottom + 1, ()) if _run_length(cols[t]) + n > run]
+                else:
+                    targets = [t for t in by_rank[_RANK[bottom] + 1] if t != s]
+                    if first_empty >= 0:
+                        if not stock_gone and not focused:
+                            targets += [t for t in range(first_empty, width) if not cols[t]]
+                        elif n < size and (not focused or n == movable):
+                            # Focused, an empty column takes only a whole movable group that uncovers
+                            # something. Without a stock the columns are interchangeable: one empty
+                            # column is as good as another, and a whole column onto one changes nothing.
+                            targets.append(first_empty)
+                if not targets:
+                    continue
+                group = col[start:]
+                rest = _flip(col[:start])
+                rest_cost = column_cost(rest) - source_cost
+                for t in targets:
                     target = cols[t]
-                    if target:
-                        if _RANK[target[-1]] != need:
-                            continue
-                        if focused and natural:
-                            top = target[-1]
-                            if _LOWER_SAME[top] != bottom or _run_length(target) + n <= run:
-                                continue
-                    elif focused and (n < movable or n == size or t != first_empty):
-                        continue
-                    elif stock_gone and (n == size or t != first_empty):
-                        # Without a stock the columns are interchangeable: a whole column onto an
-                        # empty one changes nothing, and one empty column is as good as another.
-                        continue
-                    if rest is None:
-                        rest = _flip(col[:start])
-                        rest_cost = column_cost(rest)
                     joined = target + group
                     gained = 0
                     if _complete(joined):
@@ -186,20 +193,19 @@ class SpiderModel:
                     new = list(cols)
                     new[s] = rest
                     new[t] = joined
-                    child_cost = (
-                        cost - source_cost - column_cost(target) + rest_cost + column_cost(joined) + REMOVED * gained
-                    )
-                    yield f"{s + 1}:{n}>{t + 1}", (tuple(new), pos, removed + gained), child_cost
+                    child_cost = cost + rest_cost - column_cost(target) + column_cost(joined) + REMOVED * gained
+                    yield (s << 16) | (n << 8) | t, (tuple(new), pos, removed + gained), child_cost
         if not stock_gone and first_empty < 0:
             stock = self._stock
             k = min(width, len(stock) - pos)
             new = list(cols)
             gained = 0
+            delta = 0
             for i in range(k):
                 joined = new[i] + (stock[pos + i],)
                 if _complete(joined):
                     joined = _flip(joined[:-13])
                     gained += 1
+                delta += column_cost(joined) - column_cost(new[i])
                 new[i] = joined
-            child: State = (tuple(new), pos + k, removed + gained)
-            yield "D", child, self.cost(child)
+            yield -1, (tuple(new), pos + k, removed + gained), cost + delta + REMOVED * gained - STOCK * k

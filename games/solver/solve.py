@@ -26,6 +26,7 @@ DIVES: tuple[tuple[int, float, int], ...] = (
     (0, 0.0, 0),
 )
 NODES_PER_SECOND = 10_000
+MAX_BUDGET = 86_400.0  # a day: beyond it the rounds' node counts stop growing
 
 
 def solve(code: str | GameCode, budget_seconds: float) -> Solution:
@@ -79,7 +80,7 @@ def _search(game: Game, budget: float, deadline: float) -> Outcome:
     nodes = 0
     # Node counts, not the clock, end the dives, so that the line found does not depend on the
     # machine's speed: only the deadline can cut a search short.
-    nominal = int(budget * NODES_PER_SECOND)
+    nominal = int(max(0.0, min(budget, MAX_BUDGET)) * NODES_PER_SECOND)
     for weight, share, deal_depth in DIVES:
         focused = SpiderModel(columns, stock, removed, goal, classic, focused=True)
         outcome = best_first(focused, deadline, weight, int(nominal * share) if share else None, deal_depth)

@@ -184,9 +184,8 @@ class SpiderModel:
                             targets += [t for t in range(first_empty, width) if not cols[t]]
                         elif n < size:
                             # Focused, an empty column takes only a whole movable group that uncovers
-                            # something (Relaxed: or a group of one suit from within one). Without a
-                            # stock the columns are interchangeable: one empty column is as good as
-                            # another, and a whole column onto one changes nothing.
+                            # something. Without a stock the columns are interchangeable: one empty
+                            # column is as good as another, and a whole column onto one changes nothing.
                             targets.append(first_empty)
                 if not targets:
                     continue

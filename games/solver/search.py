@@ -53,10 +53,12 @@ class Outcome:
     nodes: int
 
 
-def best_first(model: Model[S], deadline: float, depth_weight: int = 0, node_limit: int | None = None) -> Outcome:
+def best_first(
+    model: Model[S], deadline: float, depth_weight: int = 0, node_limit: int | None = None, deal_depth: int = 0
+) -> Outcome:
     """Search from ``model.start()`` until a win, an empty frontier, ``node_limit`` expansions or
     ``deadline`` (``time.monotonic``). ``depth_weight`` takes that much off a position's priority for
-    each move that led to it (a deal, move -1, does not count): the higher, the deeper it dives."""
+    each move that led to it (a deal, move -1, counts ``deal_depth``): the higher, the deeper it dives."""
     start = model.start()
     root = model.key(start)
     if model.won(start):
@@ -86,7 +88,7 @@ def best_first(model: Model[S], deadline: float, depth_weight: int = 0, node_lim
             if won(child):
                 return Outcome(WON, tuple(model.token(m) for m in _line(seen, there)), nodes)
             order -= 1
-            deeper = depth + (move >= 0)
+            deeper = depth + (1 if move >= 0 else deal_depth)
             push(frontier, (child_cost - depth_weight * deeper, order, deeper, child_cost, child))
     return Outcome(UNWINNABLE, (), nodes)
 

@@ -163,17 +163,26 @@ class SpiderModel:
             for n in range(1, movable + 1):
                 start = size - n
                 bottom = col[start]
-                natural = n < run
+                natural = n < size and _LOWER_SAME[col[start - 1]] == bottom
                 if focused and natural:
-                    # Focused: a group on the next higher card of its suit stays there, unless it
-                    # joins a longer run of its suit elsewhere.
+                    # Focused: a group on the next higher card of its suit stays there, unless it is
+                    # all of one suit and joins a longer run of its suit elsewhere.
+                    if n > run:
+                        continue
                     targets = [t for t in by_card.get(bottom + 1, ()) if _run_length(cols[t]) + n > run]
+                elif focused and n < movable:
+                    # Relaxed, focused: a group on the next higher card of another suit moves from
+                    # within a longer group only onto the next higher card of its own suit, or
+                    # onto an empty column.
+                    targets = list(by_card.get(bottom + 1, ()))
+                    if first_empty >= 0:
+                        targets.append(first_empty)
                 else:
                     targets = [t for t in by_rank[_RANK[bottom] + 1] if t != s]
                     if first_empty >= 0:
                         if not stock_gone and not focused:
                             targets += [t for t in range(first_empty, width) if not cols[t]]
-                        elif n < size and (not focused or n == movable):
+                        elif n < size:
                             # Focused, an empty column takes only a whole movable group that uncovers
                             # something. Without a stock the columns are interchangeable: one empty
                             # column is as good as another, and a whole column onto one changes nothing.

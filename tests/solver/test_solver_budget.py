@@ -28,3 +28,7 @@ def test_the_same_deal_gives_the_same_line() -> None:
 def test_long_codes_are_solved_too() -> None:
     solution = solve("RU1-R-AAAAAAAAAAAAAAAAAAAB", 30)
     assert solution.status == "won" and solution.par == len(solution.actions)
+
+
+def test_an_endless_budget_is_taken_as_a_long_one() -> None:
+    assert solve("SD1-S1-HJSZOZN", float("inf")).status == "won"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import Game
-from games.solver import solve_game
+from games.solver import solve, solve_game
 from tests.engine.engine_helpers import position
 from tests.solver.solver_helpers import engine_can_win
 
@@ -76,3 +76,12 @@ def test_a_position_without_the_cards_for_a_sequence_is_lost() -> None:
     solution = solve_game(game, 30)
     assert solution.status == "unwinnable" and solution.nodes > 10
     assert not engine_can_win(game)
+
+
+def test_proves_a_real_spiderette_deal_lost_and_the_engine_agrees() -> None:
+    # One of bench/solver.py's deals: the focused dives exhaust their space, then the search over
+    # every move does, in about 1,500 positions.
+    code = "SD1-S4-TNMQICJPRECJSWMVMUHK"
+    solution = solve(code, 60)
+    assert solution.status == "unwinnable" and solution.actions == () and solution.par is None
+    assert not engine_can_win(Game.from_code(code))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games.dailies import candidate_code, first_won, store_daily
+from games.dailies import candidate_code, store_daily
 from games.engine import DAILY_VARIANTS, Game
 from games.models import Daily, DailyCandidate
 from games.solver import Solution, SolverBug, solve
@@ -109,5 +109,3 @@ def _checked_par(code: str, actions: tuple[str, ...]) -> int | None:
         return None
     return game.moves
 
-
-__all__ = ["Prepared", "first_won", "prepare_ahead", "prepare_daily"]

@@ -53,3 +53,13 @@ def env_date(name: str, default: dt.date) -> dt.date:
         return dt.date.fromisoformat(value.strip())
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a date like 2026-12-01, not {value!r}") from None
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None

@@ -16,7 +16,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_date, env_int, env_list, env_str
+from config.env import env_bool, env_date, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -267,6 +267,17 @@ WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for 
 # The league's first day: dailies are served from it to today, no earlier (each date asked for stores
 # seven dailies and their deals).
 DAILIES_START = env_date("DAILIES_START", dt.date(2020, 1, 1))
+
+# Certified dailies (docs/dailies.md): the solver's budget per candidate deal, how many candidates a
+# day and variant may try before its last one is used uncertified, and how many days after today
+# the closer and `prepare_dailies` prepare ahead.
+DAILY_SOLVER_BUDGET_SECONDS = env_float("DAILY_SOLVER_BUDGET_SECONDS", 20.0)
+DAILY_CANDIDATE_CAP = env_int("DAILY_CANDIDATE_CAP", 100)
+DAILY_PREPARE_DAYS = env_int("DAILY_PREPARE_DAYS", 2)
+if DAILY_SOLVER_BUDGET_SECONDS <= 0 or DAILY_CANDIDATE_CAP < 1 or DAILY_PREPARE_DAYS < 0:
+    raise ImproperlyConfigured(
+        "DAILY_SOLVER_BUDGET_SECONDS must be above 0, DAILY_CANDIDATE_CAP at least 1, DAILY_PREPARE_DAYS 0 or more"
+    )
 
 # Operations (operations/): how long a stopping worker drains; logs as JSON lines (with request ids) or text.
 DRAIN_SECONDS = env_int("DRAIN_SECONDS", 10)

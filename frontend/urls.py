@@ -14,6 +14,7 @@ urlpatterns = [
     path("leaderboards/<str:board>/", views.leaderboard, name="leaderboard"),
     path("players/<str:name>/", views.player_page, name="player"),
     path("replay/<str:result_id>/", views.replay, name="replay"),
+    path("replay/par/<str:board>/", views.par_replay, name="par-replay"),
     path("rooms/", views.rooms, name="rooms"),
     path("rooms/<str:room_id>/", views.room, name="room"),
     path("account/signup/", views.signup, name="signup"),

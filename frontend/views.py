@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import quote
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -134,7 +135,19 @@ def replay(request: HttpRequest, result_id: str) -> dict[str, Any]:
         Result.objects.filter(pk=int(result_id)).exists()
     ):
         raise Missing(gettext("There is no such replay"), gettext("No such result."))
-    return {"page": "replay", "result_id": result_id}
+    return {"page": "replay", "source": f"/api/results/{result_id}/replay"}
+
+
+@page("frontend/replay.html")
+def par_replay(request: HttpRequest, board: str) -> dict[str, Any]:
+    """A daily's par line, in the same viewer as a player's game; the API says when it is not open yet."""
+    try:
+        the_board = parse_board(board)
+    except ServiceError as error:
+        raise Missing(gettext("There is no such replay"), error.message) from None
+    if the_board.date is None:
+        raise Missing(gettext("There is no such replay"), gettext("Only a daily's board has a par."))
+    return {"page": "replay", "source": f"/api/leaderboards/{quote(the_board.id, safe=':')}/par/replay"}
 
 
 @page("frontend/rooms.html")

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Daily, Deal, GameAction, GameSession, Submission
+from games.models import Daily, DailyCandidate, Deal, GameAction, GameSession, Submission
 
 
 @admin.register(Deal)
@@ -12,10 +12,25 @@ class DealAdmin(admin.ModelAdmin):
 
 @admin.register(Daily)
 class DailyAdmin(admin.ModelAdmin):
-    list_display = ("date", "variant", "deal")
-    list_filter = ("variant",)
+    list_display = ("date", "variant", "deal", "certified", "candidate", "par")
+    list_filter = ("variant", "certified")
     date_hierarchy = "date"
     raw_id_fields = ("deal",)
+
+
+@admin.register(DailyCandidate)
+class DailyCandidateAdmin(admin.ModelAdmin):
+    """The solver's verdicts: a record of how each daily was chosen, never edited by hand."""
+
+    list_display = ("date", "variant", "k", "verdict", "seconds", "par")
+    list_filter = ("variant", "verdict")
+    date_hierarchy = "date"
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
 
 
 class GameActionInline(admin.TabularInline):

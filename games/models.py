@@ -28,6 +28,13 @@ class Daily(models.Model):
     variant = models.CharField(max_length=16)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="dailies")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Won by the solver within its budget before anyone got it (docs/dailies.md); public at once.
+    certified = models.BooleanField(default=False, db_default=False)
+    # The candidate k it is (null: stored before candidates were tried), the move count of the
+    # solver's winning line and its tokens: secret, like the code, until the daily is published.
+    candidate = models.PositiveSmallIntegerField(null=True, blank=True)
+    par = models.PositiveIntegerField(null=True, blank=True)
+    par_line = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["date", "variant"], name="daily_once_per_date")]
@@ -49,6 +56,37 @@ class Daily(models.Model):
 
     def __str__(self) -> str:
         return self.board
+
+
+class DailyCandidate(models.Model):
+    """One candidate deal the solver tried for a daily, and its verdict (docs/dailies.md).
+
+    Kept for every candidate, chosen or passed over, so the choice can be checked once the
+    daily is published; until then it is as secret as the daily's own code.
+    """
+
+    class Verdict(models.TextChoices):
+        WON = "won"
+        UNWINNABLE = "unwinnable"
+        UNKNOWN = "unknown"  # the budget ran out first
+
+    date = models.DateField()
+    variant = models.CharField(max_length=16)
+    k = models.PositiveSmallIntegerField()
+    code = models.CharField(max_length=32)
+    verdict = models.CharField(max_length=16, choices=Verdict.choices)
+    seconds = models.FloatField()
+    nodes = models.PositiveBigIntegerField(default=0)
+    par = models.PositiveIntegerField(null=True, blank=True)
+    line = models.TextField(blank=True, default="")  # the verified winning tokens, when won
+    tried_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["date", "variant", "k"], name="daily_candidate_once")]
+        ordering = ["date", "variant", "k"]
+
+    def __str__(self) -> str:
+        return f"{self.date.isoformat()}|{self.variant}|{self.k} {self.verdict}"
 
 
 class GameSession(models.Model):

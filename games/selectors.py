@@ -173,7 +173,8 @@ def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -
 
 
 def daily_overview(*, player: Player | None, dailies: list[Daily], now: dt.datetime) -> list[dict[str, Any]]:
-    """Each daily of a date with my part in it; the code only once it is published."""
+    """Each daily of a date with my part in it, whether it is certified winnable; the code and the
+    par only once it is published."""
     mine: dict[int, GameSession] = {}
     if player is not None:
         sessions = GameSession.objects.filter(player=player, daily__in=dailies).order_by("ranked", "started_at")
@@ -191,6 +192,8 @@ def daily_overview(*, player: Player | None, dailies: list[Daily], now: dt.datet
                 "finished": bool(session and session.ranked and session.finished),
                 "session": str(session.id) if session else None,
                 "code": daily.deal.code if is_published(daily, now) else None,
+                "certified": daily.certified,
+                "par": daily.par if is_published(daily, now) else None,
             }
         )
     return overview

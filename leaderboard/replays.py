@@ -1,6 +1,7 @@
-"""Replays: any finished verified game stepped action by action, the whole deal shown.
+"""Replays: any finished verified game stepped action by action, the whole deal shown, and a
+certified daily's par line (the solver's winning line) the same way.
 
-Refused while it would reveal a secret deal: a daily's games until the day is
+Refused while it would reveal a secret deal: a daily's games and its par line until the day is
 over (the code is published), a hidden race room's until the race ends.
 """
 
@@ -15,6 +16,7 @@ from config.errors import BadRequest, NotFound
 from games.engine import Game
 from games.selectors import result_document, table_counts
 from leaderboard.models import Result
+from leaderboard.par import published_daily
 
 
 def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dict[str, Any]:
@@ -24,14 +26,29 @@ def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dic
         raise NotFound(gettext("This daily's replays open when the day is over."))
     if result.session is not None and result.session.conceal_code:
         raise NotFound(gettext("This race's replays open when the race is over."))
-    tokens = result.log.split()
+    return {"result": result_document(result, now=now), **_stepped(result.deal.code, result.log, step)}
+
+
+def par_line_document(*, board_id: object, step: object, now: dt.datetime) -> dict[str, Any]:
+    """A published certified daily's par line after `step` actions, as a player's replay is shown."""
+    board, daily = published_daily(board_id, now=now)
+    if not daily.certified or daily.par is None:
+        raise NotFound(gettext("This daily has no solver's line: it is not certified winnable."))
+    about = {"board": board.id, "date": daily.date.isoformat(), "variant": daily.variant}
+    return {
+        "daily": {**about, "code": daily.deal.code, "par": daily.par},
+        **_stepped(daily.deal.code, daily.par_line, step),
+    }
+
+
+def _stepped(code: str, log: str, step: object) -> dict[str, Any]:
+    tokens = log.split()
     position = _step(step, len(tokens))
-    game = Game.from_code(result.deal.code)
+    game = Game.from_code(code)
     refusal = game.run(tokens[:position])
     if refusal is not None:  # a stored verified log always replays; anything else is corruption
-        raise RuntimeError(f"verified log of result {result.pk} refused at {refusal[0]}: {refusal[2]}")
+        raise RuntimeError(f"verified log of {code} refused at {refusal[0]}: {refusal[2]}")
     return {
-        "result": result_document(result, now=now),
         "step": position,
         "steps": len(tokens),
         "token": tokens[position - 1] if position else None,

@@ -120,6 +120,10 @@ DailyOverview = inline_serializer(
                     "finished": serializers.BooleanField(),
                     "session": serializers.UUIDField(allow_null=True),
                     "code": serializers.CharField(allow_null=True),
+                    "certified": serializers.BooleanField(help_text="the solver won it before anyone got it"),
+                    "par": serializers.IntegerField(
+                        allow_null=True, help_text="the solver's move count; null until published or if not certified"
+                    ),
                 },
             )
         ),

@@ -121,6 +121,53 @@ ReplayDocument = inline_serializer(
     },
 )
 
+ParDocument = inline_serializer(
+    "DailyPar",
+    {
+        "board": serializers.CharField(),
+        "date": serializers.DateField(),
+        "variant": serializers.CharField(),
+        "code": serializers.CharField(help_text="published with the par"),
+        "certified": serializers.BooleanField(),
+        "par": serializers.IntegerField(allow_null=True, help_text="the solver's move count; null if not certified"),
+        "beat": serializers.IntegerField(allow_null=True, help_text="players on this board who won in fewer moves"),
+        "matched": serializers.IntegerField(allow_null=True, help_text="players who won in exactly par moves"),
+        "candidates": inline_serializer(
+            "DailyCandidate",
+            {
+                "k": serializers.IntegerField(),
+                "code": serializers.CharField(),
+                "verdict": serializers.ChoiceField(choices=["won", "unwinnable", "unknown"]),
+                "seconds": serializers.FloatField(help_text="the solver's time on it"),
+                "par": serializers.IntegerField(allow_null=True),
+            },
+            many=True,
+            help_text="each candidate tried, in order, up to the one chosen",
+        ),
+    },
+)
+
+ParReplayDocument = inline_serializer(
+    "DailyParReplay",
+    {
+        "daily": inline_serializer(
+            "ParLineDaily",
+            {
+                "board": serializers.CharField(),
+                "date": serializers.DateField(),
+                "variant": serializers.CharField(),
+                "code": serializers.CharField(),
+                "par": serializers.IntegerField(),
+            },
+        ),
+        "step": serializers.IntegerField(),
+        "steps": serializers.IntegerField(),
+        "token": serializers.CharField(allow_null=True, help_text="the action that led to this step"),
+        "state": serializers.DictField(help_text="SPEC section 5 state document, every card shown"),
+        "table": TableCounts,
+    },
+)
+
 _PROGRESS = {
     "player": serializers.CharField(),
     "moves": serializers.IntegerField(),

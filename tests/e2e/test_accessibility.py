@@ -45,6 +45,7 @@ def _world(browser, server) -> tuple[dict[str, str], dict]:
     start_session(player=Player.objects.get(username="looker"), daily="SP1-S4C", now=yesterday)
     storage = setup.storage_state()
     setup.close()
+    par_board = _published_certified_daily()
     pages = {
         "home": "/",
         "play-spider": f"/play/{spider['id']}/",
@@ -57,6 +58,8 @@ def _world(browser, server) -> tuple[dict[str, str], dict]:
         "all-time": "/leaderboards/all-time/SD1-S1/",
         "player": "/players/looker/",
         "replay": f"/replay/{result['id']}/?step=20",
+        "leaderboard-par": f"/leaderboards/{par_board}/",
+        "replay-par-line": f"/replay/par/{par_board}/?step=20",
         "rooms": "/rooms/",
         "room": f"/rooms/{room['id']}/",
         "signup": "/account/signup/",
@@ -68,6 +71,18 @@ def _world(browser, server) -> tuple[dict[str, str], dict]:
     }
     assert daily.board
     return pages, storage
+
+
+def _published_certified_daily() -> str:
+    """A past Russian daily prepared by the real solver (its par beside the board, its line to watch)."""
+    from django.test import override_settings
+
+    from games.daily_preparation import prepare_daily
+
+    with override_settings(DAILY_SECRET="test-daily-secret", DAILY_SOLVER_BUDGET_SECONDS=5.0, DAILY_CANDIDATE_CAP=40):
+        daily = prepare_daily(dt.date(2020, 3, 2), "RU1-C")
+    assert daily is not None and daily.certified
+    return daily.board
 
 
 def test_no_axe_violation_on_any_page_at_any_size(browser, server) -> None:

@@ -82,3 +82,36 @@ def test_the_test_database_is_never_the_one_make_run_serves() -> None:
         assert path != (Path(settings.BASE_DIR) / "db.sqlite3").resolve()
     else:
         assert name.startswith("test_")
+
+
+@pytest.mark.parametrize(
+    ("env", "complaint"),
+    [
+        ({"DAILY_SOLVER_BUDGET_SECONDS": "soon"}, "DAILY_SOLVER_BUDGET_SECONDS must be a number"),
+        ({"DAILY_SOLVER_BUDGET_SECONDS": "0"}, "DAILY_SOLVER_BUDGET_SECONDS must be above 0"),
+        ({"DAILY_CANDIDATE_CAP": "0"}, "DAILY_CANDIDATE_CAP at least 1"),
+        ({"DAILY_PREPARE_DAYS": "-1"}, "DAILY_PREPARE_DAYS 0 or more"),
+    ],
+)
+def test_the_daily_solver_settings_refuse_what_cannot_work(env: dict[str, str], complaint: str) -> None:
+    out = _load_settings(env)
+    assert out.returncode != 0 and complaint in out.stderr
+
+
+def test_the_daily_solver_settings_come_from_the_environment() -> None:
+    env = {"DAILY_SOLVER_BUDGET_SECONDS": "2.5", "DAILY_CANDIDATE_CAP": "7", "DAILY_PREPARE_DAYS": "0"}
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DAILY_SOLVER_BUDGET_SECONDS, s.DAILY_CANDIDATE_CAP, s.DAILY_PREPARE_DAYS)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, **env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["2.5", "7", "0"]

@@ -51,6 +51,12 @@ function signUpButton(label) {
     gettext("Sign up to play"));
 }
 
+// The server's solver won this deal before the day began (docs/dailies.md).
+function certifiedBadge() {
+  return el("span", { class: "daily-certified", title: gettext("The server's solver won this deal before the day began.") },
+    gettext("Certified winnable"));
+}
+
 function dailyItem(daily) {
   const label = variantLabel(daily.variant);
   let state = gettext("Not played yet");
@@ -72,7 +78,7 @@ function dailyItem(daily) {
     },
   }, action);
   return el("li", { class: `daily ${daily.finished ? "finished" : daily.played ? "played" : ""}` },
-    el("span", { class: "daily-name" }, label),
+    el("span", { class: "daily-name" }, label, daily.certified ? certifiedBadge() : null),
     el("span", { class: "daily-state" }, daily.finished ? "✓ " : "", state),
     daily.code ? el("code", {}, daily.code) : null,
     daily.board ? el("a", { class: "daily-board", href: `/leaderboards/${encodeURIComponent(daily.board)}/` }, gettext("Leaderboard")) : null,
@@ -88,7 +94,7 @@ async function loadDailies() {
   } catch (error) {
     // Without the daily list the seven variants can still be started.
     list.replaceChildren(...DAILY_VARIANTS.map((variant) => dailyItem({
-      variant, board: "", played: false, finished: false, session: null, code: null,
+      variant, board: "", played: false, finished: false, session: null, code: null, certified: false, par: null,
     })));
     if (error.status && error.status !== 404) toast(error.message, { kind: "error" });
   }

@@ -98,3 +98,32 @@ root.querySelector("[data-more]").addEventListener("click", async () => {
   cursor = doc.next_cursor || null;
   draw();
 });
+
+// A daily's par, beside the players' results once the day is over; before that the API says when.
+async function showPar() {
+  const box = root.querySelector("[data-par]");
+  const text = box.querySelector("[data-par-text]");
+  let doc;
+  try {
+    doc = await get(`/api/leaderboards/${encodeURIComponent(board)}/par`);
+  } catch (error) {
+    if (error.status !== 404) return;
+    text.textContent = error.message;
+    box.classList.add("muted");
+    box.hidden = false;
+    return;
+  }
+  if (doc.par === null) {
+    text.textContent = gettext("Not certified winnable: the solver found no win on this deal within its time.");
+  } else {
+    text.textContent = [
+      fmt(gettext("Par: %(par)s moves"), { par: doc.par }),
+      fmt(gettext("%(beat)s beat par, %(matched)s matched it"), { beat: doc.beat, matched: doc.matched }),
+    ].join(" · ");
+    const watch = box.querySelector("[data-par-watch]");
+    watch.href = `/replay/par/${encodeURIComponent(doc.board)}/`;
+    watch.hidden = false;
+  }
+  box.hidden = false;
+}
+if (board.toLowerCase().startsWith("daily:")) showPar();

@@ -1,4 +1,5 @@
-// The replay viewer: the full state after N actions, from the server, with step controls.
+// The replay viewer: the full state after N actions, from the server, with step controls. Its source
+// is a player's verified game or a daily's par line (the solver's winning line), shown alike.
 import { get } from "../api.js";
 import { Board } from "../board.js";
 import { animateFrom } from "../animate.js";
@@ -9,7 +10,7 @@ import { gettext, fmt } from "../i18n.js";
 import { duration } from "../ui.js";
 
 const root = document.querySelector("[data-replay]");
-const id = root.dataset.result;
+const source = root.dataset.source;
 const options = loadOptions();
 setLook({ fourColour: options.fourColour });
 setBack(options.back);
@@ -22,7 +23,7 @@ let shown = false;
 
 async function go(target) {
   target = Math.max(0, Math.min(steps || target, target));
-  const request = get(`/api/results/${encodeURIComponent(id)}/replay?step=${target}`);
+  const request = get(`${source}?step=${target}`);
   loading = request;
   let doc;
   try {
@@ -35,7 +36,7 @@ async function go(target) {
   const before = shown ? board.snapshot() : null;
   step = doc.step;
   steps = doc.steps;
-  const code = doc.state.code || (doc.result && doc.result.code);
+  const code = doc.state.code || (doc.result && doc.result.code) || (doc.daily && doc.daily.code);
   const variant = variantOf(code);
   board.render(doc.state, { table: doc.table, known: true });
   if (before) animateFrom(before, board, { fromStock: doc.token === "D" });
@@ -46,17 +47,29 @@ async function go(target) {
   root.querySelector("[data-token]").textContent = doc.token ? fmt(gettext("Action: %(token)s"), { token: doc.token }) : gettext("The deal");
   root.querySelector("[data-score]").textContent = doc.state.score;
   root.querySelector("[data-moves]").textContent = doc.state.moves;
-  const r = doc.result || {};
-  root.querySelector("[data-replay-title]").textContent = `${gettext("Replay")}: ${variantLabel(variant)}`;
-  root.querySelector("[data-replay-facts]").textContent = [
-    r.player, code, r.won ? gettext("Won") : null,
-    r.score !== undefined ? `${gettext("Score")} ${r.score}` : null,
-    r.elapsed_ms ? duration(r.elapsed_ms) : null,
-  ].filter(Boolean).join(" · ");
+  root.querySelector("[data-replay-facts]").textContent = doc.daily ? parFacts(doc.daily, code) : resultFacts(doc.result || {}, code);
+  root.querySelector("[data-replay-title]").textContent = doc.daily
+    ? `${gettext("Par line")}: ${variantLabel(variant)}`
+    : `${gettext("Replay")}: ${variantLabel(variant)}`;
   root.querySelector("[data-first]").disabled = step === 0;
   root.querySelector("[data-back]").disabled = step === 0;
   root.querySelector("[data-forward]").disabled = step >= steps;
   root.querySelector("[data-last]").disabled = step >= steps;
+}
+
+function resultFacts(r, code) {
+  return [
+    r.player, code, r.won ? gettext("Won") : null,
+    r.score !== undefined ? `${gettext("Score")} ${r.score}` : null,
+    r.elapsed_ms ? duration(r.elapsed_ms) : null,
+  ].filter(Boolean).join(" · ");
+}
+
+function parFacts(daily, code) {
+  return [
+    fmt(gettext("The solver's winning line on the daily of %(date)s"), { date: daily.date }),
+    code, fmt(gettext("Par %(par)s"), { par: daily.par }),
+  ].join(" · ");
 }
 
 root.querySelector("[data-first]").addEventListener("click", () => go(0));

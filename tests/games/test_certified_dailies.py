@@ -273,6 +273,7 @@ def test_no_get_address_tells_the_par_the_line_or_the_candidates_of_a_certified_
         "room_id": ["1"],
         "game": ["russian"],
         "variant": [VARIANT],
+        "token_id": ["0000000000000000"],  # the address answers DELETE only
     }
     as_alice, anonymous = Client(), Client()
     as_alice.defaults["HTTP_AUTHORIZATION"] = f"Token {Token.objects.create(user=alice).key}"

@@ -30,7 +30,8 @@ MAX_BUDGET = 86_400.0  # a day: beyond it the rounds' node counts stop growing
 
 
 def solve(code: str | GameCode, budget_seconds: float) -> Solution:
-    """Solve the deal ``code`` with full knowledge of its cards within ``budget_seconds``."""
+    """Solve the deal ``code`` with full knowledge of its cards within ``budget_seconds``;
+    InvalidCode (the engine's) if ``code`` is not a game code."""
     parsed = code if isinstance(code, GameCode) else GameCode.parse(code)
     began = time.monotonic()
     outcome = _search(Game.from_code(parsed), budget_seconds, began + budget_seconds)

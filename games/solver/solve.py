@@ -15,22 +15,24 @@ from .spider import DOWN, Column, Columns, SpiderModel
 _GOALS = {"SP": 8, "SD": 4}
 # The focused dives of the Spider family, one after another, each a fresh search:
 # (depth weight, share of the budget's nominal nodes, 0 for the rest of the budget; the depth a
-# deal adds). No one weight suits every deal: a deep dive that wins one deal in a tenth of a
+# deal adds; steady: no sideways moves). No one weight suits every deal: a deep dive that wins one deal in a tenth of a
 # second wanders on another that a shallower one wins, so several short dives come first.
-DIVES: tuple[tuple[int, float, int], ...] = (
-    (30, 0.04, 1),
-    (10, 0.04, 1),
-    (3, 0.08, 1),
-    (10, 0.06, 0),
-    (3, 0.2, 0),
-    (0, 0.0, 0),
+DIVES: tuple[tuple[int, float, int, bool], ...] = (
+    (30, 0.04, 1, False),
+    (10, 0.04, 1, False),
+    (3, 0.08, 1, False),
+    (10, 0.06, 0, False),
+    (3, 0.15, 0, True),
+    (3, 0.15, 0, False),
+    (0, 0.0, 0, False),
 )
 NODES_PER_SECOND = 10_000
 MAX_BUDGET = 86_400.0  # a day: beyond it the rounds' node counts stop growing
 
 
 def solve(code: str | GameCode, budget_seconds: float) -> Solution:
-    """Solve the deal ``code`` with full knowledge of its cards within ``budget_seconds``."""
+    """Solve the deal ``code`` with full knowledge of its cards within ``budget_seconds``;
+    InvalidCode (the engine's) if ``code`` is not a game code."""
     parsed = code if isinstance(code, GameCode) else GameCode.parse(code)
     began = time.monotonic()
     outcome = _search(Game.from_code(parsed), budget_seconds, began + budget_seconds)
@@ -81,8 +83,8 @@ def _search(game: Game, budget: float, deadline: float) -> Outcome:
     # Node counts, not the clock, end the dives, so that the line found does not depend on the
     # machine's speed: only the deadline can cut a search short.
     nominal = int(max(0.0, min(budget, MAX_BUDGET)) * NODES_PER_SECOND)
-    for weight, share, deal_depth in DIVES:
-        focused = SpiderModel(columns, stock, removed, goal, classic, focused=True)
+    for weight, share, deal_depth, steady in DIVES:
+        focused = SpiderModel(columns, stock, removed, goal, classic, focused=True, steady=steady)
         outcome = best_first(focused, deadline, weight, int(nominal * share) if share else None, deal_depth)
         nodes += outcome.nodes
         if outcome.status == WON:

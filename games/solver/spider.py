@@ -57,13 +57,22 @@ def _flip(col: Column) -> Column:
 
 
 class SpiderModel:
-    """The Spider family: ``classic`` moves only one-suit runs; ``goal`` sequences win."""
+    """The Spider family: ``classic`` moves only one-suit runs; ``goal`` sequences win. ``focused``
+    and ``steady`` leave out moves as docs/solver.md says (never in the search behind "unwinnable")."""
 
     def __init__(
-        self, columns: Columns, stock: Column, removed: int, goal: int, classic: bool, focused: bool = False
+        self,
+        columns: Columns,
+        stock: Column,
+        removed: int,
+        goal: int,
+        classic: bool,
+        focused: bool = False,
+        steady: bool = False,
     ) -> None:
         self._start: State = (columns, 0, removed)
         self._focused = focused
+        self._steady = focused and steady
         self._stock = stock
         self._goal = goal
         self._classic = classic
@@ -127,6 +136,7 @@ class SpiderModel:
         stock_gone = pos >= len(self._stock)
         classic = self._classic
         focused = self._focused
+        steady = self._steady
         column_cost = self._column_cost
         first_empty = -1
         # The columns by the rank of their top card, and by the card itself.
@@ -179,6 +189,10 @@ class SpiderModel:
                         targets.append(first_empty)
                 else:
                     targets = [t for t in by_rank[_RANK[bottom] + 1] if t != s]
+                    if steady and n < size and _RANK[col[start - 1]] == _RANK[bottom] + 1:
+                        # Steady: a group on the next higher card of another suit moves only onto
+                        # the next higher card of its own suit (or an empty column), never sideways.
+                        targets = [t for t in targets if cols[t][-1] == bottom + 1]
                     if first_empty >= 0:
                         if not stock_gone and not focused:
                             targets += [t for t in range(first_empty, width) if not cols[t]]

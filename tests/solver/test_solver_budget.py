@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from games.engine import GameCode
+import pytest
+
+from games.engine import GameCode, InvalidCode
 from games.solver import Solution, solve
 
 
@@ -32,3 +34,9 @@ def test_long_codes_are_solved_too() -> None:
 
 def test_an_endless_budget_is_taken_as_a_long_one() -> None:
     assert solve("SD1-S1-HJSZOZN", float("inf")).status == "won"
+
+
+def test_a_text_that_is_not_a_code_is_refused_as_the_engine_refuses_it() -> None:
+    with pytest.raises(InvalidCode) as refused:
+        solve("SP1-S1R-AAAAAAA", 1)
+    assert refused.value.rule == "code_one_suit_relaxed"

@@ -31,7 +31,11 @@ from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from twisted.internet import reactor
 
-from operations.body_cap import CappedHTTPFactory
+# As manage.py does: `make run` starts this module with nothing set, and the body cap's messages
+# are Django's translations, so the settings must be known before it is imported.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from operations.body_cap import CappedHTTPFactory  # noqa: E402
 
 log = logging.getLogger("operations.server")
 

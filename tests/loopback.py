@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 
 
 def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
@@ -32,6 +33,13 @@ def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str,
     )
     env.update(extra)
     return env
+
+
+def free_port() -> int:
+    """A port nothing listens on now, on loopback, for a process a test starts."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def database_url_of(settings_dict: dict) -> str:

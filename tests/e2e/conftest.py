@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback import service_env
+from tests.loopback import database_url_of, free_port, service_env
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here are plain sync code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -42,21 +41,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _database_url(settings_dict: dict) -> str:
-    user = settings_dict.get("USER") or ""
-    password = settings_dict.get("PASSWORD") or ""
-    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = settings_dict.get("PORT") or 5432
-    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
-
-
 # Package scope: Playwright's sync API keeps an event loop running in this thread while it is open,
 # which the async tests elsewhere in the suite cannot share; it closes when tests/e2e is done.
 @pytest.fixture(scope="package")
@@ -68,11 +52,11 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
         if os.environ.get("CI"):  # CI installs it: a missing browser there is a failure, not a skip
             pytest.fail("Debian's chromium is not installed: scripts/chromium.sh should have installed it")
         pytest.skip("Debian's chromium is not installed (scripts/chromium.sh)")
-    port = _free_port()
+    port = free_port()
     # DEBUG on: static files are served straight from the apps, as in `make run`.
     if connection.vendor == "postgresql":
         env = service_env(
-            database_url=_database_url(connection.settings_dict), redis_url=settings.REDIS_URL or "", DEBUG="true"
+            database_url=database_url_of(connection.settings_dict), redis_url=settings.REDIS_URL or "", DEBUG="true"
         )
     else:  # the embedded default: the test database's file (tests/conftest.py), the in-memory layer
         env = service_env(database_url="", redis_url="", SQLITE_PATH=connection.settings_dict["NAME"], DEBUG="true")

@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import os
 import shlex
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from tests.loopback import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _run_recipe_worker_command(port: int) -> list[str]:
@@ -29,7 +24,7 @@ def _run_recipe_worker_command(port: int) -> list[str]:
 
 
 def test_the_worker_make_run_starts_answers_without_any_setting() -> None:
-    port = _free_port()
+    port = free_port()
     command = _run_recipe_worker_command(port)
     assert command[1:3] == ["-m", "operations.server"], command
     # No DJANGO_SETTINGS_MODULE, no storage: what a fresh shell has. /health/alive touches no storage,

@@ -21,14 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.loopback import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((LOOPBACK, 0))
-        return int(probe.getsockname()[1])
 
 
 def port_open(port: int) -> bool:

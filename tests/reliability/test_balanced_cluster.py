@@ -24,10 +24,11 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from operations.cluster import Cluster, nginx_binary
 from operations.drain import CLOSE_RESTARTING
 from tests.leaderboard.watchers import apply_message
+from tests.loopback import free_port
 from tests.reliability.client import origin_of
 from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, rows, stored_log
-from tests.reliability.procs import free_port, manage
+from tests.reliability.procs import manage
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # a private PostgreSQL and Redis each
 

@@ -13,8 +13,9 @@ import requests
 from operations.cluster import Cluster, nginx_binary
 from operations.drain import CLOSE_RESTARTING
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.loopback import free_port
 from tests.reliability.conftest import Stack
-from tests.reliability.procs import free_port, wait_until
+from tests.reliability.procs import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
 

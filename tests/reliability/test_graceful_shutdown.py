@@ -17,10 +17,11 @@ from websockets.sync.client import connect
 
 from operations.cluster import Worker
 from operations.drain import CLOSE_RESTARTING
+from tests.loopback import free_port
 from tests.reliability.client import TIMEOUT, Api, origin_of, play_socket, receive
 from tests.reliability.conftest import Stack
 from tests.reliability.db import legal_plan, session_row, stored_log
-from tests.reliability.procs import free_port, port_open, wait_until
+from tests.reliability.procs import port_open, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]  # a private PostgreSQL and Redis each
 

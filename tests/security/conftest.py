@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import tempfile
@@ -16,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.loopback import database_url_of, service_env
+from tests.loopback import database_url_of, free_port, service_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,12 +34,6 @@ class Worker:
         return self.log.read_text(errors="replace")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="package")
 def worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Worker]:
     from django.conf import settings
@@ -48,7 +41,7 @@ def worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Worker]:
 
     if connection.vendor != "postgresql":
         pytest.skip("the worker runs on PostgreSQL (set DATABASE_URL)")
-    port = _free_port()
+    port = free_port()
     env = service_env(database_url=database_url_of(connection.settings_dict), redis_url=settings.REDIS_URL or "")
     env.pop("MAX_BODY_BYTES", None)
     env.pop("WS_MAX_FRAME_BYTES", None)

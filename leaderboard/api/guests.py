@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from config import ratelimit
 from config.errors import NotAuthenticated
 from leaderboard import auth_backend
+from leaderboard.api.params import viewer
 from leaderboard.models import Player
 from leaderboard.players import create_guest
 
@@ -32,14 +33,9 @@ def client_address(request: Request) -> str:
     return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
-def current_player(request: Request) -> Player | None:
-    user = request.user
-    return user if isinstance(user, Player) and user.is_authenticated else None
-
-
 def play_as(request: Request, play: Callable[[Player], T]) -> T:
     """`play(player)` for the requesting player, or for a new guest if the browser has none."""
-    player = current_player(request)
+    player = viewer(request)
     if player is not None:
         return play(player)
     if request.auth is not None or getattr(request._request, "session", None) is None:
@@ -68,7 +64,7 @@ def limit_starts(request: Request) -> None:
         seconds=60,
         message=gettext_noop("Too many new games from this address."),
     )
-    player = current_player(request)
+    player = viewer(request)
     if player is not None:
         ratelimit.hit(
             "starts",

@@ -39,7 +39,7 @@ REDIS_DB = 9
 PYTHON = sys.executable
 DAPHNE = str(Path(PYTHON).with_name("daphne"))
 
-# What a load test on loopback lifts (SPEC section 8: every limit is an env setting).
+# What a load test on loopback lifts (docs/api.md, Rate limits: every limit is an env setting).
 LOAD_ENV = {
     "RATE_ACTIONS": "1000000",
     "RATE_SUBMISSIONS": "1000000",

@@ -1,4 +1,4 @@
-"""DRF exception handler: every refusal answers in SPEC section 8's error shape."""
+"""DRF exception handler: every refusal answers in the error shape of docs/api.md."""
 
 from __future__ import annotations
 

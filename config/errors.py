@@ -1,7 +1,7 @@
 """Refusals shared by the HTTP API and the WebSockets.
 
 Services raise these; the DRF exception handler and the consumers turn them
-into the one error shape of SPEC section 8:
+into the one error shape of docs/api.md (Refusals):
 ``{"error": {"message", "index", "token"}}`` with the status below, plus
 ``"rule"`` (the rules engine's id of the rule a refused action breaks, such as
 ``group_one_suit``) when there is one, so that clients can key on it.

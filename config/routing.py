@@ -1,4 +1,4 @@
-"""Every WebSocket path of SPEC section 8, gathered from the apps."""
+"""Every WebSocket path of docs/api.md, gathered from the apps."""
 
 from games.routing import websocket_urlpatterns as games_ws
 from leaderboard.routing import websocket_urlpatterns as leaderboard_ws

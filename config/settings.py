@@ -246,7 +246,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Limits (SPEC section 8). Each can be raised from the environment, e.g. for a load test on loopback.
+# Limits (docs/api.md, Rate limits). Each can be raised from the environment, e.g. for a load test on loopback.
 MAX_BODY_BYTES = env_int("MAX_BODY_BYTES", 256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 64 * 1024)

@@ -1,4 +1,4 @@
-"""Daily challenges (SPEC section 7): the deal of a date and variant, and when it opens up."""
+"""Daily challenges (docs/dailies.md): the deal of a date and variant, and when it opens up."""
 
 from __future__ import annotations
 

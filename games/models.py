@@ -22,7 +22,7 @@ class Deal(models.Model):
 
 
 class Daily(models.Model):
-    """One deal per UTC date and daily variant (SPEC section 7)."""
+    """One deal per UTC date and daily variant (docs/dailies.md)."""
 
     date = models.DateField()
     variant = models.CharField(max_length=16)

@@ -1,4 +1,4 @@
-"""Reads: the session and result documents of SPEC section 8, and what they may reveal."""
+"""Reads: the session and result documents of docs/state.md, and what they may reveal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Leaderboard reads: the document of SPEC section 8 (entries, cursor, total, me).
+"""Leaderboard reads: the board document of docs/api.md (entries, cursor, total, me).
 
 Ranks and pages come from the Redis index when there is one; without Redis,
 or when it fails in the middle of a request, the same answers come from SQL.
@@ -192,7 +192,7 @@ def _player_id(viewer: Player | None) -> int | None:
 def _version_and_mine(board: str, player_id: int | None) -> tuple[int, Row | None]:
     """The board's version and the player's entry, in one query."""
     if connection.vendor == "postgresql":
-        row = fetchone_prepared(_MINE, [board, board, player_id])  # planning took 5x running it
+        row = fetchone_prepared(_MINE, [board, board, player_id])  # planning cost more than running (bench/README.md)
         assert row is not None  # _MINE always answers one row
         version, *rest = row
     else:

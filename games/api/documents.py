@@ -1,4 +1,4 @@
-"""OpenAPI shapes of the documents the play API answers with (SPEC section 8)."""
+"""OpenAPI shapes of the documents the play API answers with (docs/state.md, docs/api.md)."""
 
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
@@ -70,7 +70,7 @@ SessionDocument = inline_serializer(
         "ranked": serializers.BooleanField(),
         "board": serializers.CharField(allow_null=True),
         "daily": serializers.DateField(allow_null=True),
-        "view": serializers.DictField(help_text="SPEC section 5 state, face-down cards and stock as counts"),
+        "view": serializers.DictField(help_text="the state document (docs/state.md), hidden cards as counts"),
         "table": TableCounts,
         "legal": serializers.ListField(child=serializers.CharField()),
         "best": serializers.DictField(child=serializers.CharField(), help_text='"column:count" -> token'),

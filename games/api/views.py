@@ -1,4 +1,4 @@
-"""The play API (SPEC section 8): thin views over games.services and games.selectors."""
+"""The play API (docs/api.md): thin views over games.services and games.selectors."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Pure Python, standard library only. ``Game.from_code(code)`` deals a game; ``push``
 actions onto it (``Undo()`` takes the last one back); ``replay(code, tokens)``
-verifies a whole move log. See SPEC.md sections 1-5.
+verifies a whole move log. See docs/rules.md, docs/codes.md, docs/notation.md and docs/state.md.
 """
 
 from .actions import (

@@ -1,4 +1,4 @@
-"""Actions: small frozen values that round-trip to the tokens of SPEC section 4."""
+"""Actions: small frozen values that round-trip to the tokens of docs/notation.md."""
 
 from __future__ import annotations
 

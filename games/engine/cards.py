@@ -27,12 +27,12 @@ def card(rank: int, suit: int) -> int:
 
 
 def card_name(c: int) -> str:
-    """The SPEC notation of a card: ``TS``, ``AH``."""
+    """The notation of a card (docs/rules.md, Cards): ``TS``, ``AH``."""
     return NAME_OF[c]
 
 
 def parse_card(text: str) -> int:
-    """The card written in SPEC notation (``TS``); ValueError if it is not one."""
+    """The card written in that notation (``TS``); ValueError if it is not one."""
     try:
         return CARD_OF_NAME[text.upper()]
     except (KeyError, AttributeError):

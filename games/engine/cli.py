@@ -16,7 +16,7 @@ from .replay import ReplayError, ReplayResult, replay
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine",
-        description="The rules engine of the solitaire league (SPEC.md sections 1-5).",
+        description="The rules engine of the solitaire league (docs/rules.md, codes.md, notation.md, state.md).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     deal = commands.add_parser("deal", help="print the state document of a game code")

@@ -42,7 +42,7 @@ class InvalidCode(EngineError):
 
 
 class MalformedAction(EngineError):
-    """A token that is not an action in the notation of SPEC section 4."""
+    """A token that is not an action in the notation of docs/notation.md."""
 
 
 class IllegalAction(EngineError):

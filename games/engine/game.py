@@ -89,7 +89,7 @@ class Game:
 
     @classmethod
     def from_state(cls, document: dict[str, object]) -> Game:
-        """A game in the position of a state document (SPEC section 5), without undo history.
+        """A game in the position of a state document (docs/state.md), without undo history.
 
         For tests and analysis: the cards are not checked against the deal.
         """
@@ -352,7 +352,7 @@ class Game:
     # --------------------------------------------------------------- documents
 
     def state(self) -> dict[str, object]:
-        """The full state document of SPEC section 5 (hidden cards included)."""
+        """The full state document of docs/state.md (hidden cards included)."""
         doc = self._counters()
         doc["columns"] = [
             {"down": [NAME_OF[c] for c in col[:d]], "up": [NAME_OF[c] for c in col[d:]]}

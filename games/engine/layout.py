@@ -1,4 +1,4 @@
-"""What differs between the games: columns, face-down counts, stock, sequences (SPEC section 2)."""
+"""What differs between the games: columns, face-down counts, stock, sequences (docs/rules.md, The table)."""
 
 from __future__ import annotations
 

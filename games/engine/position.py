@@ -1,4 +1,4 @@
-"""Build a game from a state document (SPEC section 5): hand-made positions for tests and analysis."""
+"""Build a game from a state document (docs/state.md): hand-made positions for tests and analysis."""
 
 from __future__ import annotations
 

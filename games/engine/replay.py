@@ -1,4 +1,4 @@
-"""Replay a move log from its deal (SPEC section 4): the verification of every result."""
+"""Replay a move log from its deal (docs/notation.md): the verification of every result."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ what it always was.
 
 Parameters are named by what they hold, and the name says how English shows it:
 
-- ``card``, ``below``, ``top``: a card as its SPEC code (``"8H"``), shown ``8♥``;
+- ``card``, ``below``, ``top``: a card as written in docs/rules.md (``"8H"``), shown ``8♥``;
 - ``needs``: the card a foundation needs next (``"7H"``), shown by rank (``a 7``);
 - ``suit``: a foundation's suit letter (``"H"``), shown as its symbol ``♥``;
 - ``text``, ``char``, ``digits``, ``letter``, ``head``, ``version``, ``body``,

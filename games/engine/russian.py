@@ -1,4 +1,4 @@
-"""The rules of Russian Solitaire (SPEC section 2.2): Yukon groups, same-suit building, foundations."""
+"""The rules of Russian Solitaire (docs/rules.md): Yukon groups, same-suit building, foundations."""
 
 from __future__ import annotations
 

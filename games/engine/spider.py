@@ -1,4 +1,4 @@
-"""The rules of Spider and Spiderette (SPEC section 2.1); Spiderette is Spider with other numbers."""
+"""The rules of Spider and Spiderette (docs/rules.md); Spiderette is Spider with other numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sign-up, log-in, log-out and the current player (SPEC section 8, Players)."""
+"""Sign-up, log-in, log-out and the current player (docs/api.md, Players)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""OpenAPI shapes of the leaderboard, player, replay and room documents (SPEC section 8)."""
+"""OpenAPI shapes of the leaderboard, player, replay and room documents (docs/api.md)."""
 
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
@@ -116,7 +116,7 @@ ReplayDocument = inline_serializer(
         "step": serializers.IntegerField(),
         "steps": serializers.IntegerField(),
         "token": serializers.CharField(allow_null=True, help_text="the action that led to this step"),
-        "state": serializers.DictField(help_text="SPEC section 5 state document, every card shown"),
+        "state": serializers.DictField(help_text="the state document (docs/state.md), every card shown"),
         "table": TableCounts,
     },
 )
@@ -163,7 +163,7 @@ ParReplayDocument = inline_serializer(
         "step": serializers.IntegerField(),
         "steps": serializers.IntegerField(),
         "token": serializers.CharField(allow_null=True, help_text="the action that led to this step"),
-        "state": serializers.DictField(help_text="SPEC section 5 state document, every card shown"),
+        "state": serializers.DictField(help_text="the state document (docs/state.md), every card shown"),
         "table": TableCounts,
     },
 )

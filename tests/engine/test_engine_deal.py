@@ -56,7 +56,7 @@ def test_unshuffled_deck_runs() -> None:
     assert unshuffled_deck(104, 1) == [i % 13 for i in range(104)]
 
 
-# (cards, per-column sizes, face-down, stock) from the seeds and SPEC 2.
+# (cards, per-column sizes, face-down, stock) from the seeds and docs/rules.md (The table).
 LAYOUT = {
     "SP": (104, [6, 6, 6, 6, 5, 5, 5, 5, 5, 5], 44, 50),
     "SD": (52, [1, 2, 3, 4, 5, 6, 7], 21, 24),

@@ -1,7 +1,7 @@
 """Every refusal names its rule: a stable id of ``rules.RULES`` and params that rebuild the English.
 
 The English sentences below are the ones the engine gave before refusals had
-ids: they must not change (clients and the SPEC quote them).
+ids: they must not change (clients and docs/notation.md quote them).
 """
 
 from __future__ import annotations

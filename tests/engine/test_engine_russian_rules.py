@@ -1,4 +1,4 @@
-"""Russian Solitaire rules (SPEC 2.2 and the seed) on hand-made positions."""
+"""Russian Solitaire rules (docs/rules.md, Russian Solitaire) on hand-made positions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spider and Spiderette rules (SPEC 2.1 and the seeds) on hand-made positions."""
+"""Spider and Spiderette rules (docs/rules.md, Spider and Spiderette) on hand-made positions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Action tokens (SPEC section 4): parse, round-trip, and every kind of malformed token."""
+"""Action tokens (docs/notation.md): parse, round-trip, and every kind of malformed token."""
 
 from __future__ import annotations
 

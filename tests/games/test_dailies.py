@@ -1,4 +1,4 @@
-"""Daily challenges (SPEC section 7): the deal, one ranked attempt, the secret code, the close."""
+"""Daily challenges (docs/dailies.md): the deal, one ranked attempt, the secret code, the close."""
 
 from __future__ import annotations
 

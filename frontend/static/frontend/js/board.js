@@ -1,5 +1,5 @@
 // The table view: stock, removed sequences or foundations, and the tableau columns.
-// It draws a view document (SPEC section 5) and sizes the cards from the space the table has.
+// It draws a view document (docs/state.md) and sizes the cards from the space the table has.
 // It knows nothing of the rules: what may move comes from the server's legal list, and the
 // counts it draws (deals left, sequences to remove) from the session document's `table`.
 import { faceUp, faceDown, emptySlot, SUIT_SYMBOL, suitName, cardName, setLook, refreshFaces } from "./cards.js";

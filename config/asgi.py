@@ -37,11 +37,11 @@ application = operated(  # health, metrics, request ids, access logs, the drain 
 )
 
 # Import every view now (the URLconf pulls in DRF, the API schema and their dependencies), not in a
-# worker's first request: that took ~300 ms of each fresh process's first POST.
+# worker's first request: that slowed each fresh process's first POST (bench/README.md).
 _views = get_resolver().url_patterns
 
-# Start-up built ~110,000 objects that live as long as the process: leave them out of the garbage
-# collector's full passes, which otherwise scan them all (30-190 ms each on this machine, a
-# stall of every request in flight). config/http.py freezes once more when the process is warm.
+# Start-up builds many objects that live as long as the process: leave them out of the garbage
+# collector's full passes, which otherwise scan them all (each pass a stall of every request in
+# flight; figures in bench/README.md). config/http.py freezes once more when the process is warm.
 gc.collect()
 gc.freeze()

@@ -49,8 +49,8 @@ from config.middleware import too_large_message
 _idle: deque[ThreadPoolExecutor] = deque()
 MAX_IDLE_THREADS = 32
 
-# The first requests build what Django, DRF and psycopg cache for the process (~20,000 objects,
-# after config/asgi.py froze start-up's): frozen too once warm, full collections stay at a few ms.
+# The first requests build what Django, DRF and psycopg cache for the process (after config/asgi.py
+# froze start-up's): frozen too once warm, full collections stay short (bench/README.md).
 WARM_AFTER_REQUESTS = 200
 _served = 0
 

@@ -1,7 +1,7 @@
 """`Authorization: Token <key>` with the token's player cached in Redis.
 
 DRF's TokenAuthentication asks PostgreSQL through the ORM on every request
-(~1 ms of CPU, a fifth of a leaderboard read). Here the player behind a
+(its cost: bench/README.md). Here the player behind a
 token is kept in Redis for CACHE_SECONDS under a digest of the key (never
 the key itself): the player's columns except the password hash. A request's
 player is built from them with the password deferred, so reading it asks
@@ -22,8 +22,8 @@ revocations: every tombstone is also published, a thread per process
 subscribes and drops what it names, and a process whose subscription is not
 up keeps nothing (and drops everything when it goes down). A change made in
 this process drops its own copy at once; one made elsewhere arrives with the
-publication (well under a millisecond on loopback, before the change has
-even committed). An entry read before a revocation and kept after it is
+publication (before the change has even committed; bench/README.md has the
+delay). An entry read before a revocation and kept after it is
 refused by a generation count.
 """
 

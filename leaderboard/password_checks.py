@@ -1,8 +1,9 @@
 """Password checks: at most PASSWORD_CHECKS_AT_ONCE at a time in a process, on threads of their own
 that yield the CPU to everything else.
 
-A password check is ~0.4 s of CPU by design. A burst of log-ins beyond what the cores can hash
-would queue behind each other while holding the pool's connections and the other players' CPU.
+A password check is costly in CPU by design (the figure: bench/README.md). A burst of log-ins
+beyond what the cores can hash would queue behind each other while holding the pool's
+connections and the other players' CPU.
 Past the cap a log-in is refused at once with 429 and Retry-After, before it touches the
 database; within it the hash runs on a thread of lowest priority (nice 19, Linux sets it per
 thread), so the scheduler serves the other players' requests first. Hashing releases the GIL,

@@ -37,7 +37,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 disable_created_metrics()  # no `_created` series beside every counter: they double the scrape for nothing
 
-# Seconds: an action is ~1 ms of work plus a commit's fsync; the tail under load is tens of ms.
+# Seconds, around what an action costs and its tail under load (bench/README.md).
 _FAST = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.5, 5.0)
 
 ACTIONS = Counter("league_actions", "Actions judged by the referee, by result: applied, or why refused", ["result"])

@@ -14,7 +14,7 @@ SPIDERETTE_LOST = [
     ["TS 4H 8H | AS 9H", "6H | 4S TH", "KS 2H", "AH", "KH", "7S 3H | QH", "JH 7H 5H"],
     ["KH", "3H", "2H AH 4H", "7S 5H 7H", "QH | 3S", "9H 4S | AS", "JH | 6H 8H TS TH"],
 ]
-# Too big for the engine's exhaustive check in a unit test (about 25 s each), small for the solver.
+# Too big for the engine's exhaustive check in a unit test (bench/README.md), small for the solver.
 SPIDERETTE_LOST_BIGGER = [
     ["7H", "9H", "6H | QS", "5H", "JH KH | 4H", "2H 8H TH | QH TS 5S 3H 3S", "AH"],
     ["3H | JH", "7H", "4S", "5H", "TH 8H 2H 6H QS | 9H AH QH", "4H", "KH | 3S"],

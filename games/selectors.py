@@ -101,14 +101,17 @@ def _face_down(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "columns": columns}
 
 
-def table_counts(game: Game) -> dict[str, int]:
+def table_counts(game: Game) -> dict[str, int | str]:
     """What the table draws that the browser must not work out from the rules itself."""
     return {
         "columns": game.layout.columns,
+        "deals": game.layout.deals,
         "deals_left": game.deals_left,
         "sequences": game.layout.sequences,
         "foundations": 4 if game.has_foundations else 0,
         "home_move_cards": game.home_move_cards,
+        "goal": game.layout.goal,
+        "goal_total": game.layout.goal_total,
     }
 
 

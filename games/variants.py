@@ -71,6 +71,9 @@ def catalogue() -> dict[str, Any]:
                 "name": layout.name,
                 "columns": layout.columns,
                 "sequences": layout.sequences,
+                "deals": layout.deals,
+                "goal": layout.goal,
+                "goal_total": layout.goal_total,
                 "suits": [{"suits": n, "name": gettext(SUITS[n]), "level": gettext(LEVELS[n])} for n in suits]
                 if len(suits) > 1
                 else [],

@@ -57,6 +57,11 @@ TableCounts = inline_serializer(
         "sequences": serializers.IntegerField(help_text="sequences removed to win (0 in Russian)"),
         "foundations": serializers.IntegerField(help_text="foundation piles (4 in Russian, else 0)"),
         "home_move_cards": serializers.IntegerField(help_text="cards one move to a foundation takes (0: none)"),
+        "deals": serializers.IntegerField(help_text="deals the full stock holds (0: the game has no stock)"),
+        "goal": serializers.ChoiceField(
+            choices=["sequences", "cards_home"], help_text="what a win counts, named as results name it"
+        ),
+        "goal_total": serializers.IntegerField(help_text="how many of `goal` win (8, 4 or 52)"),
     },
 )
 
@@ -143,6 +148,9 @@ VariantsDocument = inline_serializer(
                 "name": serializers.CharField(),
                 "columns": serializers.IntegerField(),
                 "sequences": serializers.IntegerField(),
+                "deals": serializers.IntegerField(help_text="deals the full stock holds (0: no stock)"),
+                "goal": serializers.ChoiceField(choices=["sequences", "cards_home"], help_text="what a win counts"),
+                "goal_total": serializers.IntegerField(help_text="how many of `goal` win"),
                 "suits": inline_serializer(
                     "SuitsChoice",
                     {"suits": serializers.IntegerField(), **_NAMED, "level": serializers.CharField()},

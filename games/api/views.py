@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -195,6 +196,9 @@ class DailyView(APIView):
         return Response({"date": date.isoformat(), "dailies": overview})
 
 
+VARIANTS_MAX_AGE = 3600  # seconds: the catalogue changes only with a release
+
+
 class VariantsView(APIView):
     permission_classes = [AllowAny]
 
@@ -204,7 +208,10 @@ class VariantsView(APIView):
         summary="The games and variants to choose from, with their names in my language (from the engine)",
     )
     def get(self, request: Request) -> Response:
-        return Response(variants.catalogue())
+        response = Response(variants.catalogue())
+        # The same for everyone who speaks the language until the next release (Vary names the language).
+        patch_cache_control(response, public=True, max_age=VARIANTS_MAX_AGE)
+        return response
 
 
 def _date_param(text: str | None, *, default: dt.date) -> dt.date:

@@ -24,6 +24,21 @@ class Layout:
     def stock(self) -> int:
         return self.cards - sum(self.column_sizes)
 
+    @property
+    def deals(self) -> int:
+        """Deals the full stock holds: one card per column each, the last one short if need be."""
+        return -(-self.stock // self.columns)
+
+    @property
+    def goal(self) -> str:
+        """What a win counts, named as results name it: ``sequences`` removed or ``cards_home``."""
+        return "sequences" if self.sequences else "cards_home"
+
+    @property
+    def goal_total(self) -> int:
+        """How many of ``goal`` win: every sequence, or every card on the foundations."""
+        return self.sequences or self.cards
+
 
 SPIDER: Final = Layout(
     name="Spider",

@@ -33,7 +33,7 @@ class SpiderGame(Game):
         spider = code.game == "SP"
         self._classic = code.rule == "C"
         self._floor = spider
-        self._goal = 8 if spider else 4
+        self._goal = self.layout.sequences
 
     def _is_won(self) -> bool:
         return len(self._removed) >= self._goal

@@ -144,7 +144,16 @@ def test_a_24_card_russian_column_fits_without_scrolling(browser, server, screen
 def test_spiderette_counts_come_from_the_server(browser, server) -> None:
     page, doc = _open(browser, server, DESKTOP, "SD1-S4-AAAAAAA")
     try:
-        assert doc["table"] == {"columns": 7, "deals_left": 4, "sequences": 4, "foundations": 0, "home_move_cards": 0}
+        assert doc["table"] == {
+            "columns": 7,
+            "deals": 4,
+            "deals_left": 4,
+            "sequences": 4,
+            "foundations": 0,
+            "home_move_cards": 0,
+            "goal": "sequences",
+            "goal_total": 4,
+        }
         expect(page.locator("[data-removed] > *")).to_have_count(4)
         expect(page.locator("[data-stock] .card")).to_have_count(4)
         _assert_aligned(page.evaluate(GEOMETRY))

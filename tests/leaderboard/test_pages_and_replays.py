@@ -161,6 +161,9 @@ def test_a_replay_steps_through_the_verified_log(api: APIClient) -> None:
             "sequences": 4,
             "foundations": 0,
             "home_move_cards": 0,
+            "deals": 4,
+            "goal": "sequences",
+            "goal_total": 4,
         }
     assert body["result"]["id"] == result.pk and body["result"]["moves"] == body["state"]["moves"]
 

@@ -35,7 +35,7 @@ export class Board {
     addEventListener("resize", () => this.layout());
   }
 
-  // `table` is the session document's counts: columns, deals_left, sequences, foundations.
+  // `table` is the session document's counts: columns, deals, deals_left, sequences, foundations.
   render(view, { table, known = false } = {}) {
     this.view = view;
     this.table = table;
@@ -51,8 +51,8 @@ export class Board {
   renderStock(deals) {
     if (!this.stockBox) return;
     this.stockBox.replaceChildren();
-    this.stockBox.hidden = !this.table.sequences;
-    if (!this.table.sequences) return; // Russian Solitaire has no stock
+    this.stockBox.hidden = !this.table.deals;
+    if (!this.table.deals) return; // Russian Solitaire has no stock
     const label = deals
       ? fmt(ngettext("Deal (%(n)s deal left)", "Deal (%(n)s deals left)", deals), { n: deals })
       : gettext("The stock is empty");
@@ -206,7 +206,7 @@ export class Board {
     const gap = Math.max(2, Math.min(14, Math.round(Math.min(width, height * 1.6) * 0.008)));
     const rowGap = Math.round(gap * 1.5);
     const need = this.need();
-    const russian = Boolean(this.view.foundations);
+    const russian = this.table.foundations > 0;
     const railCards = russian ? 1 + 3 * 0.32 : 2 + (this.table.sequences - 1) * REMOVED_FAN;
     const byTop = Math.min((width - gap * (n - 1)) / n, (height - rowGap) / (1 + need) / RATIO);
     const byRail = Math.min(

@@ -6,10 +6,11 @@ import { gettext, ngettext, fmt } from "./i18n.js";
 import { el, duration } from "./ui.js";
 
 export class RacePanel {
-  constructor(root, { roomId, goal, russian, onRoom }) {
+  // `goal` and `total`: what a win counts ("sequences" or "cards_home") and how many win, from the table.
+  constructor(root, { roomId, goal, total, onRoom }) {
     this.root = root;
     this.goal = goal;
-    this.russian = russian;
+    this.total = total;
     this.onRoom = onRoom || (() => {});
     this.list = root.querySelector("[data-race-players]");
     this.title = root.querySelector("[data-race-title]");
@@ -21,8 +22,8 @@ export class RacePanel {
   }
 
   progressOf(p) {
-    const done = this.russian ? p.cards_home : p.sequences;
-    return this.russian ? fmt(gettext("%(n)s home"), { n: done }) : `${done}/${this.goal}`;
+    const done = `${p[this.goal] ?? 0}/${this.total}`;
+    return this.goal === "cards_home" ? fmt(gettext("%(n)s home"), { n: done }) : done;
   }
 
   statusOf(p) {

@@ -31,10 +31,20 @@ export function variantLabel(variant) {
   return found ? found.name : variant || "";
 }
 
-export function gameOf(variant) {
+function gameEntry(variant) {
   const found = byId.get(variant);
-  const game = found && catalogue.games.find((g) => g.prefix === found.game);
+  return (found && catalogue.games.find((g) => g.prefix === found.game)) || null;
+}
+
+export function gameOf(variant) {
+  const game = gameEntry(variant);
   return game ? game.name : "";
+}
+
+// What a win of the variant counts, named as results name it: "sequences" or "cards_home".
+export function goalOf(variant) {
+  const game = gameEntry(variant);
+  return game ? game.goal : "sequences";
 }
 
 // The variant a picker's choices make: the game, then its suits and rule where the game offers a choice.
@@ -75,13 +85,15 @@ export function boardLabel(board) {
   if (!board) return "";
   const { all, isClean } = cleanTwin(board);
   const [kind, ...rest] = all.split(":");
-  let label;
-  if (kind === "daily") {
-    const [date, variant] = rest;
-    label = fmt(gettext("Daily challenge, %(date)s · %(variant)s"), { date: longDate(date), variant: variantLabel(variant) });
-  } else {
-    const code = rest.join(":");
-    label = fmt(gettext("Game %(code)s · %(variant)s"), { code, variant: variantLabel(variantOf(code)) });
-  }
+  const variant = boardVariant(board);
+  const label = kind === "daily"
+    ? fmt(gettext("Daily challenge, %(date)s · %(variant)s"), { date: longDate(rest[0]), variant: variantLabel(variant) })
+    : fmt(gettext("Game %(code)s · %(variant)s"), { code: rest.join(":"), variant: variantLabel(variant) });
   return isClean ? fmt(gettext("%(board)s · clean games"), { board: label }) : label;
+}
+
+// The variant a board ranks: "daily:<date>:<variant>" or "code:<code>", either maybe ":clean".
+export function boardVariant(board) {
+  const [kind, ...rest] = cleanTwin(board).all.split(":");
+  return kind === "daily" ? rest[1] : variantOf(rest.join(":"));
 }

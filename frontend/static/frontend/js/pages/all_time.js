@@ -1,6 +1,6 @@
 // A variant's all-time board: best verified results on any of its deals, most wins, longest daily streaks.
 import { get } from "../api.js";
-import { catalogue, variantLabel } from "../variants.js";
+import { catalogue, goalOf, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
 import { el, duration } from "../ui.js";
 
@@ -9,7 +9,7 @@ const variant = root.dataset.variant;
 const pick = root.querySelector("[data-variant-pick]");
 const head = root.querySelector("[data-head]");
 const body = root.querySelector("[data-entries]");
-const russian = (catalogue.variants.find((v) => v.id === variant) || {}).game === "RU1";
+const russian = goalOf(variant) === "cards_home";
 let by = new URLSearchParams(location.search).get("by") || "best";
 
 const title = `${gettext("All-time")}: ${variantLabel(variant)}`;

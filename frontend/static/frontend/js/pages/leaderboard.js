@@ -1,13 +1,13 @@
 // One leaderboard, live: a snapshot over the socket, then each change as it happens.
 import { get } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
-import { boardLabel, cleanTwin } from "../variants.js";
+import { boardLabel, boardVariant, cleanTwin, goalOf } from "../variants.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { el, duration } from "../ui.js";
 
 const root = document.querySelector("[data-leaderboard]");
 const board = root.dataset.board;
-const russian = /RU1/.test(board);
+const russian = goalOf(boardVariant(board)) === "cards_home";
 const body = root.querySelector("[data-entries]");
 let entries = [];
 let me = null;

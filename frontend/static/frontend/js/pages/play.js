@@ -35,7 +35,6 @@ let tapTimer = null;
 let resultShown = false;
 
 const variant = () => (doc && doc.variant) || "";
-const russian = () => Boolean(doc && doc.view.foundations);
 
 // ---------------------------------------------------------------- drawing
 
@@ -57,7 +56,7 @@ function show(next, { token = null } = {}) {
     : doc.room ? gettext("The race's code is shown when the race is over")
       : gettext("The daily's code is hidden until the day is over");
   race(doc);
-  root.classList.toggle("russian", russian());
+  root.classList.toggle("russian", doc.table.foundations > 0);
   root.classList.toggle("finished", doc.finished);
   restoreFocus(focusKey);
   if (doc.finished && doc.result && !resultShown) {
@@ -265,9 +264,9 @@ new Pointer(board, {
   onDragStart: highlightFor,
   onDrop: drop,
   onTap(src) {
-    // Spider and Spiderette: a single click does nothing. Russian: a tap on a column's last
-    // card sends it home (after the double-tap window, when double-click is on).
-    if (!russian() || src.suit || !moves.goesHome(src.n)) return;
+    // Where nothing goes home (Spider, Spiderette) a single click does nothing. Russian: a tap on a
+    // column's last card sends it home (after the double-tap window, when double-click is on).
+    if (src.suit || !moves.goesHome(src.n)) return;
     const token = moves.tapFor(src.col);
     if (!token) return;
     clearTimeout(tapTimer);
@@ -438,8 +437,8 @@ function race(next) {
   if (next.room && !racePanel) {
     racePanel = new RacePanel($("[data-race]"), {
       roomId: next.room,
-      goal: next.table.sequences,
-      russian: Boolean(next.view.foundations),
+      goal: next.table.goal,
+      total: next.table.goal_total,
       // Once the race is over its code and board are shown: fetch the game again to show them.
       onRoom: (room) => { if (room.state === "finished" && doc && !doc.code) resync(); },
     });

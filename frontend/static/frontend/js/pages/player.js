@@ -1,7 +1,7 @@
 // A player's page: statistics per variant, a chart of results over time, recent games.
 import { get } from "../api.js";
 import { scoreChart } from "../chart.js";
-import { variantLabel, boardLabel } from "../variants.js";
+import { goalOf, variantLabel, boardLabel } from "../variants.js";
 import { gettext, fmt } from "../i18n.js";
 import { el, duration, dateTime, shortDate } from "../ui.js";
 
@@ -15,7 +15,7 @@ function statCard(s) {
   add(gettext("Games"), s.games);
   add(gettext("Wins"), s.wins);
   add(gettext("Clean wins"), s.clean_wins); // won without an undo
-  if (s.variant.startsWith("RU")) {
+  if (goalOf(s.variant) === "cards_home") {
     // Russian Solitaire's score can be farmed with take-backs: its best game is cards home, then moves.
     add(gettext("Best game"), s.best_cards_home === null ? null
       : fmt(gettext("%(cards)s cards home in %(moves)s moves"), { cards: s.best_cards_home, moves: s.best_moves }));

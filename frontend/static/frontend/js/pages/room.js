@@ -1,7 +1,7 @@
 // A race room: who is in, live progress of each player, join, start (host) and play.
 import { get, post } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
-import { variantLabel } from "../variants.js";
+import { goalOf, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
 import { el, duration } from "../ui.js";
 
@@ -26,7 +26,7 @@ function draw(room) {
     return;
   }
   lastState = room.state;
-  const russian = (room.variant || "").startsWith("RU");
+  const russian = goalOf(room.variant) === "cards_home";
   root.querySelector("[data-room-title]").textContent = `${gettext("Race room")}: ${variantLabel(room.variant)}`;
   root.querySelector("[data-room-state]").textContent = [STATE()[room.state] || room.state, room.code].filter(Boolean).join(" · ");
   root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");

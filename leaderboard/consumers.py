@@ -17,13 +17,13 @@ from channels.utils import await_many_dispatch
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from config.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
-from config.errors import BadRequest, NotAuthenticated, ServiceError
-from config.ws import JsonConsumer, encode_frame, in_database_thread
 from leaderboard import groups, rooms, selectors
 from leaderboard.boards import Board, parse_board
 from leaderboard.hub import hub_for
 from leaderboard.models import Player
+from web.errors import BadRequest, NotAuthenticated, ServiceError
+from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
+from web.sockets.consumer import JsonConsumer, encode_frame, in_database_thread
 
 # A hot board sends a watcher at most one message per this many seconds (after the first).
 COALESCE_SECONDS = 0.25

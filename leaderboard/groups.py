@@ -15,8 +15,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
-from config.redis_clients import shared_client
 from operations import metrics
+from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from django.conf import settings
 from django.db import connections
 from rest_framework.test import APIClient
 
-from config.ws import release_database_threads
 from leaderboard.hub import close_hub
 from leaderboard.models import Player
+from web.sockets.consumer import release_database_threads
 
 _NEEDS = {
     "postgres": ("PostgreSQL", lambda: connections["default"].vendor == "postgresql", "DATABASE_URL"),
@@ -71,7 +71,7 @@ def _fresh_cache() -> Iterator[None]:
     """Rate-limit counters and cached state must not leak from one test to the next."""
     from django.core.cache import cache
 
-    from config import ratelimit
+    from web import ratelimit
 
     cache.clear()
     ratelimit.clear_in_process()

@@ -12,7 +12,7 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config import token_auth
+from leaderboard import token_auth
 from leaderboard.models import Player
 from tests.conftest import make_player
 

@@ -21,9 +21,9 @@ from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
-from config.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
-from config.errors import ServiceError, error_body
-from config.language import language_of
+from web.errors import ServiceError, error_body
+from web.language import language_of
+from web.sockets.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
 
 R = TypeVar("R")
 

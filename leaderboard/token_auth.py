@@ -48,8 +48,8 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from config.redis_clients import shared_client
 from leaderboard.models import Player
+from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 

@@ -41,6 +41,9 @@ def _player_for_token(key: str) -> Any:
 
 
 class TokenAuthMiddleware(BaseMiddleware):
+    """Channels' middleware as its documentation shows it: ``__call__`` fills the scope in and
+    passes on (BaseMiddleware's, which hands the inner application a copy)."""
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         header = dict(scope.get("headers") or []).get(b"authorization", b"")
         scheme, _, key = header.decode("latin-1").partition(" ")

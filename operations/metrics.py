@@ -224,9 +224,9 @@ def _pool_stats() -> dict[str, int] | None:
 
 
 def _socket_database_queue() -> int | None:
-    from web.sockets import consumer as ws
+    from web.sockets import consumer
 
-    queue = getattr(ws._database_threads, "_work_queue", None)
+    queue = getattr(consumer._database_threads, "_work_queue", None)
     return None if queue is None else int(queue.qsize())
 
 

@@ -19,8 +19,8 @@ from web import adapters
 class Probe(AsyncConsumer):
     channel_layer_alias = "no-such-layer"  # get_channel_layer answers None: no channel of its own
 
-    async def websocket_connect(self, message: dict[str, Any]) -> None:
-        raise StopConsumer
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        raise StopConsumer  # at the first message (Channels' own would close old database connections)
 
 
 async def _send(message: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ answered (closed loop) to:
          auth, Channels, `JsonConsumer`) answering a fixed document of the
          size of a play answer, with no game and no database;
   hop    the echo, plus the trip to a socket database thread and back that
-         every action makes (`config.ws.in_database_thread`), doing nothing;
+         every action makes (`web.sockets.consumer.in_database_thread`), doing nothing;
   play   `/ws/play/{id}/`: the engine, the conditional append in
          PostgreSQL, the session document (bench/players.py).
 

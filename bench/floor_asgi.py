@@ -23,8 +23,8 @@ from channels.routing import URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from config.ws import JsonConsumer, in_database_thread  # noqa: E402
-from config.ws_auth import TokenAuthMiddleware  # noqa: E402
+from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
+from web.sockets.consumer import JsonConsumer, in_database_thread  # noqa: E402
 
 REPLY_BYTES = int(os.environ.get("FLOOR_REPLY_BYTES", "1200"))
 # A session-shaped document of REPLY_BYTES once encoded.

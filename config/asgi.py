@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the origin check (scheme, host and port: config/ws_origin.py), then authenticate by the
+WebSockets pass the origin check (scheme, host and port: web/sockets/origin.py), then authenticate by the
 `Authorization: Token` header (scripts) or Django's session (browser).
 """
 
@@ -12,18 +12,18 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
-from config.http import ASGIHandler  # noqa: E402
+from web.http import ASGIHandler  # noqa: E402
 
-django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (config/http.py)
+django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (web/http.py)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_auth import TokenAuthMiddleware  # noqa: E402
-from config.ws_origin import SameOriginValidator  # noqa: E402
 from operations.asgi import operated  # noqa: E402
+from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
+from web.sockets.origin import SameOriginValidator  # noqa: E402
 
 application = operated(  # health, metrics, request ids, access logs, the drain (operations/asgi.py)
     ProtocolTypeRouter(
@@ -42,6 +42,6 @@ _views = get_resolver().url_patterns
 
 # Start-up builds many objects that live as long as the process: leave them out of the garbage
 # collector's full passes, which otherwise scan them all (each pass a stall of every request in
-# flight; figures in bench/README.md). config/http.py freezes once more when the process is warm.
+# flight; figures in bench/README.md). web/http.py freezes once more when the process is warm.
 gc.collect()
 gc.freeze()

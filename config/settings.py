@@ -64,7 +64,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.middleware.BodySizeLimitMiddleware",
+    "web.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -75,8 +75,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.middleware.ApiErrorMiddleware",
-    "config.middleware.ServiceErrorMiddleware",
+    "web.middleware.ApiErrorMiddleware",
+    "web.middleware.ServiceErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -115,7 +115,7 @@ if DATABASE_URL:
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # Django has the pool check connections only then
         # Django's backend, whose pool check asks PostgreSQL only when the socket says something is up.
-        DATABASES["default"]["ENGINE"] = "config.postgres"
+        DATABASES["default"]["ENGINE"] = "web.database.postgres"
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
                 "min_size": env_int("DB_POOL_MIN", 2),
@@ -222,14 +222,14 @@ CONTENT_SECURITY_POLICY = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "config.token_auth.CachedTokenAuthentication",
+        "leaderboard.token_auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.SafeJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["web.parsers.SafeJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "web.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {

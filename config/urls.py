@@ -18,4 +18,4 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-handler500 = "config.views.server_error"
+handler500 = "web.views.server_error"

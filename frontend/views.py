@@ -18,7 +18,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from config.errors import ServiceError
 from frontend.variants import RULE_PAGES, picker_choices
 from games.engine import InvalidCode, parse_variant
 from games.refusals import of_error
@@ -27,6 +26,7 @@ from leaderboard.boards import parse_board
 from leaderboard.models import Player, Result
 from leaderboard.profiles import named_player
 from leaderboard.rooms import room_for
+from web.errors import ServiceError
 
 View = Callable[..., HttpResponse]
 

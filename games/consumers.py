@@ -8,13 +8,13 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from config.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
-from config.errors import NotAuthenticated, ServiceError, Unavailable
-from config.views import UNAVAILABLE
-from config.ws import JsonConsumer, in_database_thread
-from config.ws_auth import still_signed_in
 from games import live, selectors, services, why
 from leaderboard.models import Player
+from web.errors import NotAuthenticated, ServiceError, Unavailable
+from web.sockets.auth import still_signed_in
+from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
+from web.sockets.consumer import JsonConsumer, in_database_thread
+from web.views import UNAVAILABLE
 
 
 def _document_for(player: Player, session_id: str) -> dict[str, Any]:

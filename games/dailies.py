@@ -10,10 +10,10 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from config.errors import NotFound, Unprocessable
 from games.deals import deal_for
 from games.engine import DAILY_VARIANTS, LONG_DEAL_NUMBERS, GameCode
 from games.models import Daily, DailyCandidate
+from web.errors import NotFound, Unprocessable
 
 
 def daily_number(secret: str, date: dt.date, variant: str, k: int = 0) -> int:

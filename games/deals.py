@@ -7,10 +7,10 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from config.errors import Unprocessable
 from games import refusals
 from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import Deal
+from web.errors import Unprocessable
 
 # The longest code is 28 characters (a long code, docs/codes.md); anything much longer is refused
 # before the engine would echo it back in its message.

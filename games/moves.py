@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.db import connection, transaction
 
-from config.prepared import fetchone_prepared
 from games.models import GameAction, GameSession
+from web.database.prepared import fetchone_prepared
 
 _SESSIONS = GameSession._meta.db_table
 _ACTIONS = GameAction._meta.db_table

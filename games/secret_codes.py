@@ -13,11 +13,11 @@ import datetime as dt
 from django.db import connection
 from django.utils.translation import gettext, gettext_noop
 
-from config.errors import Unprocessable
-from config.prepared import fetchone_prepared
 from games.engine import GameCode
 from games.models import Daily, Deal
 from leaderboard.models import Room
+from web.database.prepared import fetchone_prepared
+from web.errors import Unprocessable
 
 CANNOT_BE_PLAYED = gettext_noop("This game code cannot be played now.")
 

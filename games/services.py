@@ -20,8 +20,6 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from config import ratelimit
-from config.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
 from games import dailies, live, refusals, secret_codes, submitted
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
@@ -33,6 +31,8 @@ from games.verification import Outcome, Refused, outcome_of, verify
 from leaderboard import services as leaderboard
 from leaderboard.models import Player, Result
 from operations import metrics
+from web import ratelimit
+from web.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
 
 log = logging.getLogger(__name__)
 

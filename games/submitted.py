@@ -20,8 +20,6 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from config.errors import Conflict
-from config.prepared import fetchone_prepared
 from games.engine import GameCode
 from games.models import Daily, Deal, GameSession
 from games.verification import Outcome
@@ -29,6 +27,8 @@ from leaderboard import services as leaderboard
 from leaderboard import standings, stats
 from leaderboard.models import Player, Result
 from leaderboard.ranking import RESULT_ID_WIDTH
+from web.database.prepared import fetchone_prepared
+from web.errors import Conflict
 
 _DEALS = Deal._meta.db_table
 _RESULTS = Result._meta.db_table

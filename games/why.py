@@ -14,14 +14,14 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from config import ratelimit
-from config.errors import BadRequest, Conflict, Unprocessable
 from games import live, refusals
 from games.engine import EngineError, parse_action
 from games.engine.errors import IllegalAction
 from games.selectors import session_for
 from games.services import GAME_OVER, MAX_TOKEN_CHARS, not_started, session_key
 from leaderboard.models import Player
+from web import ratelimit
+from web.errors import BadRequest, Conflict, Unprocessable
 
 GROUP = re.compile(r"^([1-9][0-9]?):([1-9][0-9]{0,2})$")
 

@@ -6,6 +6,6 @@ class LeaderboardConfig(AppConfig):
     verbose_name = "Players and leaderboards"
 
     def ready(self) -> None:
-        from config import token_auth
+        from leaderboard import token_auth
 
         token_auth.connect_signals()  # a revoked token leaves the token cache in every process

@@ -19,9 +19,9 @@ from django.db.models.functions import Lower
 from django.http import HttpRequest
 from django.utils.translation import gettext_noop
 
-from config import ratelimit
 from leaderboard import names, password_checks
 from leaderboard.models import Player
+from web import ratelimit
 
 PATH = "leaderboard.auth_backend.LimitedModelBackend"
 FAILURE_WINDOW = 300  # seconds

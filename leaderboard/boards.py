@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
-from config.errors import BadRequest, NotFound
 from games import refusals
 from games.engine import DAILY_VARIANTS, GameCode, InvalidCode, parse_variant
+from web.errors import BadRequest, NotFound
 
 CLEAN = ":clean"
 _SHAPES = (

@@ -11,19 +11,18 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from config.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
-from config.errors import BadRequest, NotAuthenticated, ServiceError
-from config.ws import JsonConsumer, encode_frame, in_database_thread
 from leaderboard import groups, rooms, selectors
 from leaderboard.boards import Board, parse_board
 from leaderboard.hub import hub_for
 from leaderboard.models import Player
+from web.adapters import consume
+from web.errors import BadRequest, NotAuthenticated, ServiceError
+from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
+from web.sockets.consumer import JsonConsumer, encode_frame, in_database_thread
 
 # A hot board sends a watcher at most one message per this many seconds (after the first).
 COALESCE_SECONDS = 0.25
@@ -52,14 +51,11 @@ class LiveConsumer(JsonConsumer):
     paused = False
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        # No channel of its own: the client and the hub's inbox are its sources (web.adapters).
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.base_send = send
+        layer = get_channel_layer(self.channel_layer_alias)
         try:
-            await await_many_dispatch([receive, self.inbox.get], self.dispatch)
-        except StopConsumer:
-            pass
+            await consume(self, scope, receive, send, channel_layer=layer, also=self.inbox.get)
         finally:
             if self.group and self.channel_layer is not None:
                 hub_for(self.channel_layer).leave(self.group, self)

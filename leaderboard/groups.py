@@ -15,8 +15,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
-from config.redis_clients import shared_client
 from operations import metrics
+from web.adapters import redis_group_key
+from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +57,12 @@ def watched(group: str) -> bool:
         return False
     if isinstance(layer, InMemoryChannelLayer):
         return bool(layer.groups.get(group))  # the embedded default: one process, whose members it holds
-    if not isinstance(layer, RedisChannelLayer) or len(layer.hosts) != 1 or set(layer.hosts[0]) != {"address"}:
+    found = redis_group_key(layer, group) if isinstance(layer, RedisChannelLayer) else None
+    if found is None:
         return True
-    address = str(layer.hosts[0]["address"])
+    address, key = found
     try:
         client = shared_client(address)
-        return bool(client.exists(layer._group_key(group)))
+        return bool(client.exists(key))
     except (redis.RedisError, OSError, ValueError):
         return True

@@ -13,11 +13,11 @@ from typing import Any
 from django.db.models import Count, Min, Q
 from django.utils.translation import gettext
 
-from config.errors import BadRequest
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
 from games.models import Daily
 from leaderboard.models import BoardEntry, PlayerStats
 from leaderboard.stats import current_streak
+from web.errors import BadRequest
 
 ARCHIVE_DAYS = 14  # days per archive page
 ALL_TIME_LIMIT = 50

@@ -15,11 +15,11 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils.translation import gettext
 
-from config.errors import NotFound
 from games.dailies import daily_for, utc_today
 from games.models import Daily, DailyCandidate
 from leaderboard.boards import Board, parse_board
 from leaderboard.models import BoardEntry
+from web.errors import NotFound
 
 
 def published_daily(board_id: object, *, now: dt.datetime) -> tuple[Board, Daily]:

@@ -23,7 +23,7 @@ from typing import TypeVar
 from django.conf import settings
 from django.utils.translation import gettext, ngettext
 
-from config.errors import RateLimited
+from web.errors import RateLimited
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

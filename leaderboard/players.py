@@ -15,10 +15,10 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework.authtoken.models import Token
 
-from config import ratelimit, token_auth
-from config.errors import Conflict, NotAuthenticated, NotFound, Unprocessable
-from leaderboard import names
+from leaderboard import names, token_auth
 from leaderboard.models import GUEST_PREFIX, Player
+from web import ratelimit
+from web.errors import Conflict, NotAuthenticated, NotFound, Unprocessable
 
 NAME_REFUSED = gettext_noop("A name is 3 to 20 characters: letters, digits, '_' and '-' only.")
 

@@ -11,10 +11,10 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from config.errors import BadRequest, NotFound
 from games.selectors import result_document
 from leaderboard.models import Player, PlayerStats, Result
 from leaderboard.stats import stats_document
+from web.errors import BadRequest, NotFound
 
 SERIES_POINTS = 200  # per variant: the most recent games
 MAX_OFFSET = dt.timedelta(hours=16)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import redis
 from django.conf import settings
 
-from config.redis_clients import shared_client
+from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from typing import Final
 
 from django.utils.translation import gettext
 
-from config.errors import BadRequest
+from web.errors import BadRequest
 
 _PROGRESS_TOP: Final = 999
 _SCORE_OFFSET: Final = 10**9  # scores are bounded by 10,000 actions: far inside +-10^9

@@ -12,11 +12,11 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from config.errors import BadRequest, NotFound
 from games.engine import Game
 from games.selectors import result_document, table_counts
 from leaderboard.models import Result
 from leaderboard.par import published_daily
+from web.errors import BadRequest, NotFound
 
 
 def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dict[str, Any]:

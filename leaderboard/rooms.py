@@ -15,13 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from config.errors import BadRequest, Conflict, Forbidden, NotFound
 from games import secret_codes
 from games.deals import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession
 from leaderboard import groups
 from leaderboard.models import Player, Result, Room, RoomMember
 from leaderboard.ranking import RankKey
+from web.errors import BadRequest, Conflict, Forbidden, NotFound
 
 MAX_PLAYERS = 12
 

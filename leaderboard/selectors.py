@@ -18,12 +18,12 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 
-from config.prepared import fetchone_prepared
 from leaderboard import rank_index, standings
 from leaderboard.boards import Board
 from leaderboard.models import BoardEntry, BoardVersion, Player
 from leaderboard.ranking import decode_cursor, encode_cursor
 from leaderboard.sql_ranks import SqlRanks
+from web.database.prepared import fetchone_prepared
 
 log = logging.getLogger(__name__)
 

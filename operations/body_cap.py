@@ -20,9 +20,9 @@ from daphne.http_protocol import HTTPFactory, WebRequest
 from django.conf import settings
 from django.utils import translation
 
-from config.errors import error_body
-from config.language import language_of
-from config.middleware import too_large_message
+from web.errors import error_body
+from web.language import language_of
+from web.middleware import too_large_message
 
 
 class CappedRequest(WebRequest):  # type: ignore[misc]

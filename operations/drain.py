@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
-from config.close_codes import CLOSE_RESTARTING as CLOSE_RESTARTING  # where the tests and the layer look
 from operations import metrics
+from web.sockets.close_codes import CLOSE_RESTARTING as CLOSE_RESTARTING  # where the tests and the layer look
 
 
 class Drainable(Protocol):

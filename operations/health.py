@@ -11,7 +11,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.migrations.executor import MigrationExecutor
 
-from config.redis_clients import shared_client
+from web.redis_clients import shared_client
 
 FINE = ("ok", "not configured")
 

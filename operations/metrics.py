@@ -22,7 +22,7 @@ from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 from prometheus_client.core import REGISTRY, CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from config.errors import (
+from web.errors import (
     BadRequest,
     Conflict,
     NotAuthenticated,
@@ -224,9 +224,9 @@ def _pool_stats() -> dict[str, int] | None:
 
 
 def _socket_database_queue() -> int | None:
-    from config import ws
+    from web.sockets import consumer
 
-    queue = getattr(ws._database_threads, "_work_queue", None)
+    queue = getattr(consumer._database_threads, "_work_queue", None)
     return None if queue is None else int(queue.qsize())
 
 

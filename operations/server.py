@@ -100,7 +100,7 @@ def _close_database_connections() -> None:
     from django.db import DEFAULT_DB_ALIAS, connections
     from django.db.backends.postgresql.base import DatabaseWrapper
 
-    from config.ws import release_database_threads
+    from web.sockets.consumer import release_database_threads
 
     try:
         release_database_threads()

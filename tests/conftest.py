@@ -1,29 +1,44 @@
-"""Shared fixtures. `make test` runs the suite twice: with DATABASE_URL and REDIS_URL at the real
+"""Shared hooks. `make test` runs the suite twice: with DATABASE_URL and REDIS_URL at the real
 services, then on the embedded default (SQLite and the in-memory layer) without the tests marked
-`postgres` or `redis`."""
+`postgres` or `redis`.
+
+Nothing of Django is imported here at module level: the Django fixtures (tests/django_fixtures.py)
+are loaded only when pytest-django runs, so `pytest tests/engine -p no:django` runs the engine's
+tests without Django."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
-from channels.db import database_sync_to_async
-from channels.layers import channel_layers
-from django.conf import settings
-from django.db import connections
-from rest_framework.test import APIClient
 
-from config.ws import release_database_threads
-from leaderboard.hub import close_hub
-from leaderboard.models import Player
+if TYPE_CHECKING:
+    from leaderboard.models import Player
 
-_NEEDS = {
-    "postgres": ("PostgreSQL", lambda: connections["default"].vendor == "postgresql", "DATABASE_URL"),
-    "redis": ("Redis", lambda: bool(settings.REDIS_URL), "REDIS_URL"),
+
+def _has_postgres() -> bool:
+    from django.db import connections
+
+    return connections["default"].vendor == "postgresql"
+
+
+def _has_redis() -> bool:
+    from django.conf import settings
+
+    return bool(settings.REDIS_URL)
+
+
+_NEEDS: dict[str, tuple[str, Callable[[], bool], str]] = {
+    "postgres": ("PostgreSQL", _has_postgres, "DATABASE_URL"),
+    "redis": ("Redis", _has_redis, "REDIS_URL"),
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.has_plugin("django"):
+        config.pluginmanager.import_plugin("tests.django_fixtures")
 
 
 def _missing(item: pytest.Item) -> str | None:
@@ -49,91 +64,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.fail(reason, pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: Any) -> None:
-    """On SQLite the test database is a file in a temporary directory: never the user's
-    db.sqlite3, and, unlike pytest-django's shared in-memory one, locked the way `make run`'s file
-    is (a writer waits for another instead of failing with "table is locked"), and open to the
-    daphne processes some tests start."""
-    default = settings.DATABASES["default"]
-    if default["ENGINE"] == "django.db.backends.sqlite3":
-        default["TEST"]["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
-
-
-@pytest.fixture(autouse=True)
-def _races_start_at_once(settings: Any) -> None:
-    """A race's countdown would make every room test wait; the countdown's own tests set one."""
-    settings.RACE_COUNTDOWN_SECONDS = 0
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    """Rate-limit counters and cached state must not leak from one test to the next."""
-    from django.core.cache import cache
-
-    from config import ratelimit
-
-    cache.clear()
-    ratelimit.clear_in_process()
-    yield
-
-
-@pytest.fixture
-def api() -> APIClient:
-    return APIClient()
-
-
 def make_player(name: str = "alice", password: str = "correct horse 9") -> Player:
+    from leaderboard.models import Player
+
     player = Player(username=name)
     player.set_password(password)
     player.save()
     return player
-
-
-@pytest.fixture
-def player(db: None) -> Player:
-    return make_player()
-
-
-@pytest.fixture
-def player_api(player: Player) -> APIClient:
-    from rest_framework.authtoken.models import Token
-
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=player)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
-
-
-@pytest.fixture
-def uses_redis() -> bool:
-    return bool(settings.REDIS_URL)
-
-
-@pytest.fixture
-def unlimited_actions(settings: Any) -> None:
-    """Tests that play whole games act faster than a person may: lift the per-session limit."""
-    settings.RATE_ACTIONS = 1_000_000
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _close_socket_thread_connections(django_db_setup: None) -> Iterator[None]:
-    """The play sockets' database threads keep their connections; let go of them before the test
-    database is dropped."""
-    yield
-    release_database_threads()
-    for connection in connections.all():
-        if getattr(connection, "pool", None) is not None:
-            connection.close_pool()  # pooled connections would also keep the test database in use
-
-
-@pytest.fixture
-async def socket_cleanup() -> AsyncIterator[None]:
-    """After a test that runs the ASGI application in process: stop this event loop's board hub,
-    close the connections of the sync worker thread and of the sockets' database threads, and drop
-    the channel layer, whose receive lock belongs to this test's event loop and would trip the next."""
-    yield
-    await close_hub()
-    await database_sync_to_async(connections.close_all)()
-    await asyncio.to_thread(release_database_threads)
-    channel_layers.backends.clear()

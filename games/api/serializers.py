@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.fields import StrictCharField, StrictIntegerField
+from web.fields import StrictCharField, StrictIntegerField
 
 
 class StartSessionSerializer(serializers.Serializer):

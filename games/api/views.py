@@ -15,14 +15,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import ratelimit
-from config.errors import BadRequest
 from games import dailies, live, selectors, services, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from games.deals import MAX_CODE_CHARS
 from leaderboard.api import guests
 from leaderboard.models import Player
+from web import ratelimit
+from web.errors import BadRequest
 
 
 def _player(request: Request) -> Player:

@@ -11,10 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.fields import StrictCharField
 from leaderboard import auth_backend, players
 from leaderboard.api.documents import refusals
 from leaderboard.models import Player
+from web.fields import StrictCharField
 
 
 class CredentialsSerializer(serializers.Serializer):

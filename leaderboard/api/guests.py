@@ -19,12 +19,12 @@ from django.utils.translation import gettext, gettext_noop
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
-from config import ratelimit
-from config.errors import NotAuthenticated
 from leaderboard import auth_backend
 from leaderboard.api.params import viewer
 from leaderboard.models import Player
 from leaderboard.players import create_guest
+from web import ratelimit
+from web.errors import NotAuthenticated
 
 T = TypeVar("T")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from rest_framework.request import Request
 
-from config.errors import BadRequest, NotAuthenticated
 from leaderboard.models import Player
 from leaderboard.selectors import DEFAULT_LIMIT, MAX_LIMIT
+from web.errors import BadRequest, NotAuthenticated
 
 
 def limit(request: Request, *, default: int = DEFAULT_LIMIT) -> int:

@@ -12,11 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.fields import StrictCharField
 from leaderboard import rooms
 from leaderboard.api import guests, params
 from leaderboard.api.documents import RoomDocument, refusals
 from leaderboard.models import Player
+from web.fields import StrictCharField
 
 ROOM_ID = OpenApiParameter("room_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 

@@ -1,4 +1,4 @@
-"""The HTTP side of the ASGI application (config/http.py): Django's middleware and views in one
+"""The HTTP side of the ASGI application (web/http.py): Django's middleware and views in one
 trip to the request's thread, with Django's answers: documents, error shapes, headers, CSRF,
 the body limit, session and token players, streamed static files."""
 
@@ -14,10 +14,10 @@ from django.conf import settings
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from config import http
 from config.asgi import application
 from leaderboard.models import Player
 from tests.conftest import make_player
+from web import http
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

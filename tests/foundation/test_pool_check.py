@@ -1,4 +1,4 @@
-"""The database pool's check (config/postgres): no round trip for a healthy connection, the full
+"""The database pool's check (web/database/postgres): no round trip for a healthy connection, the full
 check for one the server ended, so a PostgreSQL restart still costs no request."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from psycopg_pool import ConnectionPool
 
-from config.postgres.base import check_connection
+from web.database.postgres.base import check_connection
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]  # PostgreSQL's pool
 

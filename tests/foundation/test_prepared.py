@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from config.prepared import fetchone_prepared
 from games.services import apply_action, start_session
 from tests.conftest import make_player
+from web.database.prepared import fetchone_prepared
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

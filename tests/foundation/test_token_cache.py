@@ -12,7 +12,7 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config import token_auth
+from leaderboard import token_auth
 from leaderboard.models import Player
 from tests.conftest import make_player
 
@@ -172,3 +172,19 @@ def test_no_copies_are_kept_while_the_revocations_are_not_heard() -> None:
     finally:
         with local.lock:
             local.live = True
+
+
+def test_a_token_answered_from_the_cache_is_the_stored_row() -> None:
+    """Built as the ORM reads a row: Django takes it for that row, not a new token with a taken key."""
+    player = make_player()
+    key = _token(player)
+    stored = Token.objects.get(key=key)
+    authentication = token_auth.CachedTokenAuthentication()
+    authentication.authenticate_credentials(key)  # a first read puts the entry in the cache
+    assert _stored(key) is not None
+    cached_player, cached = authentication.authenticate_credentials(key)
+    assert (cached.key, cached.user_id, cached.created) == (stored.key, player.pk, stored.created)
+    assert cached.user is cached_player
+    cached.validate_unique()  # a new Token with this key would be refused: "Token with this Key already exists."
+    cached.save()
+    assert Token.objects.filter(user=player).count() == 1

@@ -19,12 +19,12 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from config.errors import NotFound
 from games import dailies
 from games.daily_preparation import prepare_ahead, prepare_daily
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, DailyCandidate
 from games.secret_codes import is_secret
+from web.errors import NotFound
 
 SECRET = "test-daily-secret"
 VARIANT = "RU1-C"

@@ -12,7 +12,6 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
-from config.errors import NotAuthenticated
 from games import dailies, services
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, GameSession
@@ -20,6 +19,7 @@ from games.selectors import session_document
 from leaderboard.models import Player, Result
 from tests.conftest import make_player
 from tests.games.play_helpers import card_mentions, visible_cards
+from web.errors import NotAuthenticated
 
 # A day long past, so that the real clock of the API calls is after its publication.
 DAY = dt.date(2020, 3, 1)
@@ -73,7 +73,7 @@ def test_one_ranked_attempt_then_practice(player: Player) -> None:
 
 @pytest.mark.django_db
 def test_a_daily_that_is_not_one_is_refused(player: Player) -> None:
-    from config.errors import Unprocessable
+    from web.errors import Unprocessable
 
     with pytest.raises(Unprocessable, match="no daily"):
         services.start_session(player=player, daily="SP1-S4R", now=NOON)
@@ -218,7 +218,7 @@ def test_giving_up_a_daily_after_its_publication_ends_it_at_one_oclock(player: P
     finished, _ = services.finish_session(player=player, session_id=session.pk, now=late)
     assert finished.finished_at == NEXT_DAY + dt.timedelta(hours=1)
     assert Result.objects.get(session=session).elapsed_ms == (13 * 60) * 60 * 1000
-    from config.errors import Conflict
+    from web.errors import Conflict
 
     with pytest.raises(Conflict):
         services.apply_action(player=player, session_id=session.pk, token="D", now=late)
@@ -226,7 +226,7 @@ def test_giving_up_a_daily_after_its_publication_ends_it_at_one_oclock(player: P
 
 @pytest.mark.django_db
 def test_an_action_after_the_publication_ends_the_attempt_and_is_refused(player: Player) -> None:
-    from config.errors import Conflict
+    from web.errors import Conflict
 
     session, _ = services.start_session(player=player, daily="SD1-S4", now=NOON)
     with pytest.raises(Conflict, match="over"):

@@ -22,13 +22,13 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config.errors import BadRequest
 from config.routing import websocket_urlpatterns
 from games.verification import canonical
 from leaderboard import selectors, standings
 from leaderboard.boards import parse_board
 from leaderboard.models import BoardEntry, Player, Result
 from tests.leaderboard.factories import RUSSIAN_WIN, SPIDERETTE_WIN, daily_of, make_result, named, vector_log
+from web.errors import BadRequest
 
 BOARD = f"code:{SPIDERETTE_WIN}"
 CLEAN = f"{BOARD}:clean"

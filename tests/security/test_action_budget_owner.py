@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from config import ratelimit
 from games.services import start_session
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 from tests.security.test_rate_limits import as_player
+from web import ratelimit
 
 pytestmark = pytest.mark.django_db
 CODE = "SP1-S1C-AAAAAAA"

@@ -10,8 +10,8 @@ import json
 import pytest
 import websockets
 
-from config import close_codes
 from tests.security.conftest import Worker
+from web.sockets import close_codes
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]  # a real worker, on the test database
 BOARD = "/ws/leaderboards/code:SP1-S1C-AAAAAAA/"

@@ -16,11 +16,11 @@ from django.contrib.auth.backends import ModelBackend
 from django.db import connections
 from django.test import Client
 
-from config.errors import RateLimited
 from leaderboard import password_checks
 from leaderboard.players import create_guest
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
+from web.errors import RateLimited
 
 PASSWORD = "a long passphrase 7"
 

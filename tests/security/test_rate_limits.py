@@ -12,12 +12,12 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config import ratelimit
 from config.asgi import application
 from games.services import start_session
 from leaderboard.models import Player
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
+from web import ratelimit
 
 pytestmark = pytest.mark.django_db
 CODE = "SP1-S1C-AAAAAAA"

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.errors import ServiceError
 from leaderboard import rank_index, standings
 from leaderboard.boards import parse_board
+from web.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -38,9 +38,9 @@ from django.http import FileResponse, HttpResponseBase, JsonResponse
 from django.urls import set_script_prefix
 from django.utils import translation
 
-from config.errors import error_body
-from config.language import language_of
-from config.middleware import too_large_message
+from web.errors import error_body
+from web.language import language_of
+from web.middleware import too_large_message
 
 # Django's handler starts a thread per request (asgiref starts one more to join it at the end).
 # Here each request borrows a one-thread executor from this list and gives it back when done: its

@@ -12,9 +12,9 @@ from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from config.errors import ServiceError, error_body
-from config.middleware import CSRF_REFUSED
-from config.views import UNAVAILABLE
+from web.errors import ServiceError, error_body
+from web.middleware import CSRF_REFUSED
+from web.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
 

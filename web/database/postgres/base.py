@@ -25,6 +25,8 @@ from django.db.backends.postgresql import base
 from psycopg import pq
 from psycopg_pool import ConnectionPool
 
+from web.adapters import replace_pool_check
+
 
 def check_connection(conn: Any) -> None:
     """Raise if the connection is broken, as ConnectionPool.check_connection does."""
@@ -42,6 +44,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
     @property
     def pool(self) -> Any:
         pool = super().pool
-        if pool is not None and pool._check is ConnectionPool.check_connection:
-            pool._check = check_connection  # Django passes psycopg's round-trip check when CONN_HEALTH_CHECKS
+        if pool is not None:
+            replace_pool_check(pool, check_connection)  # Django passes psycopg's round trip (CONN_HEALTH_CHECKS)
         return pool

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from channels.middleware import BaseMiddleware
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
@@ -74,13 +75,14 @@ def origin_allowed(scope: dict[str, Any]) -> bool:
     return any(origin == parse_origin(trusted) for trusted in settings.CSRF_TRUSTED_ORIGINS)
 
 
-class SameOriginValidator:
-    """Refuses the handshake (403) unless its Origin is the site's own or a trusted one."""
+class SameOriginValidator(BaseMiddleware):
+    """Refuses the handshake (403) unless its Origin is the site's own or a trusted one.
 
-    def __init__(self, application: Any) -> None:
-        self.application = application
+    Channels' middleware as its documentation shows it: BaseMiddleware with ``__call__`` deciding
+    and then passing on. Channels' OriginValidator cannot be reused: its ``valid_origin`` sees the
+    Origin alone, not the Host the handshake was sent to."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         if scope["type"] == "websocket" and not origin_allowed(scope):
             return await WebsocketDenier()(scope, receive, send)
-        return await self.application(scope, receive, send)
+        return await super().__call__(scope, receive, send)

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext, gettext_noop
 
-from config.errors import ServiceError, error_body
+from web.errors import ServiceError, error_body
 
 CSRF_REFUSED = gettext_noop("The request was refused: send the CSRF token from the page, or use a Token.")
 
@@ -21,7 +21,7 @@ class BodySizeLimitMiddleware:
     """Refuse a body whose Content-Length is over the cap with 413 before anything reads it.
 
     A body without one (chunked) is counted as it arrives: in daphne's request
-    (operations/body_cap.py) and in the ASGI handler (config/http.py)."""
+    (operations/body_cap.py) and in the ASGI handler (web/http.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

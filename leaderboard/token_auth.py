@@ -48,8 +48,8 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from config.redis_clients import shared_client
 from leaderboard.models import Player
+from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ _TOMBSTONE = "-"
 _FIELDS = [field for field in Player._meta.concrete_fields if field.attname != "password"]
 _NAMES = [field.attname for field in _FIELDS]
 _DATETIMES = frozenset(field.attname for field in _FIELDS if field.get_internal_type() == "DateTimeField")
+_TOKEN_NAMES = [field.attname for field in Token._meta.concrete_fields]
 
 
 def _redis() -> redis.Redis | None:
@@ -241,9 +242,10 @@ class CachedTokenAuthentication(TokenAuthentication):
         if not player.is_active:
             raise AuthenticationFailed("User inactive or deleted.")
         _refuse_if_expired(created)
-        token = Token(key=key, user_id=player.pk, created=created)
+        # As the ORM would have read it (so saving it updates its row): from_db, Django's public way.
+        stored_as = {"key": key, "user_id": player.pk, "created": created}
+        token = Token.from_db(router.db_for_read(Token), _TOKEN_NAMES, [stored_as[name] for name in _TOKEN_NAMES])
         token.user = player
-        token._state.adding = False
         return player, token
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext
 from rest_framework.parsers import JSONParser
 
-from config.errors import BadRequest
+from web.errors import BadRequest
 
 
 class SafeJSONParser(JSONParser):

@@ -14,16 +14,16 @@ from typing import Any, TypeVar
 
 import orjson
 from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
-from config.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
-from config.errors import ServiceError, error_body
-from config.language import language_of
+from web.adapters import consume
+from web.errors import ServiceError, error_body
+from web.language import language_of
+from web.sockets.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
 
 R = TypeVar("R")
 
@@ -108,14 +108,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
             return
         # With no channel layer the client is the one source of messages: await it directly, not
         # through Channels' await_many_dispatch (a new task and an asyncio.wait for every message).
-        self.scope = scope
-        self.channel_layer = None
-        self.base_send = send
-        try:
-            while True:
-                await self.dispatch(await receive())
-        except StopConsumer:
-            pass
+        await consume(self, scope, receive, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels first closes old connections on its shared database thread before every message;

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext, ngettext
 
-from config.errors import RateLimited
-from config.redis_clients import shared_client
+from web.errors import RateLimited
+from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext, gettext_noop
 
-from config.errors import error_body
+from web.errors import error_body
 
 UNAVAILABLE = gettext_noop("The game server's storage is unavailable. Try again in a moment.")
 

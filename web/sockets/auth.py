@@ -13,6 +13,20 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+
+def _token_authentication() -> Any:
+    """The HTTP API's token authentication (the first TokenAuthentication among DRF's
+    DEFAULT_AUTHENTICATION_CLASSES: the token cache, leaderboard/token_auth.py), so that a socket
+    accepts and refuses the same tokens as the API, without this package naming an app."""
+    from rest_framework.authentication import TokenAuthentication
+    from rest_framework.settings import api_settings
+
+    for authentication in api_settings.DEFAULT_AUTHENTICATION_CLASSES:
+        if issubclass(authentication, TokenAuthentication):
+            return authentication()
+    raise ImproperlyConfigured("REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES name no TokenAuthentication")
 
 
 @database_sync_to_async
@@ -20,15 +34,16 @@ def _player_for_token(key: str) -> Any:
     """The token's player as the HTTP API finds it (revoked, expired or inactive: None)."""
     from rest_framework.exceptions import AuthenticationFailed
 
-    from config.token_auth import CachedTokenAuthentication
-
     try:
-        return CachedTokenAuthentication().authenticate_credentials(key)[0]
+        return _token_authentication().authenticate_credentials(key)[0]
     except AuthenticationFailed:
         return None
 
 
 class TokenAuthMiddleware(BaseMiddleware):
+    """Channels' middleware as its documentation shows it: ``__call__`` fills the scope in and
+    passes on (BaseMiddleware's, which hands the inner application a copy)."""
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         header = dict(scope.get("headers") or []).get(b"authorization", b"")
         scheme, _, key = header.decode("latin-1").partition(" ")
@@ -47,21 +62,19 @@ class TokenAuthMiddleware(BaseMiddleware):
 def still_signed_in(scope: dict[str, Any]) -> bool:
     """Whether the credentials a socket was opened with still stand: its token is not revoked or
     expired, or its session not ended; and its player is still active. In a database thread; a
-    token's answer mostly comes from the token cache (config/token_auth.py), a session's costs two
+    token's answer mostly comes from the token cache (leaderboard/token_auth.py), a session's costs two
     small queries."""
-    from django.contrib.auth import SESSION_KEY
+    from django.contrib.auth import SESSION_KEY, get_user_model
     from rest_framework.exceptions import AuthenticationFailed
 
-    from config.token_auth import CachedTokenAuthentication
-    from leaderboard.models import Player
-
+    player_model = get_user_model()
     user = scope.get("user")
-    if not isinstance(user, Player):
+    if not isinstance(user, player_model):
         return False
     key = scope.get("auth_token")
     if key is not None:
         try:
-            CachedTokenAuthentication().authenticate_credentials(key)
+            _token_authentication().authenticate_credentials(key)
         except AuthenticationFailed:
             return False
         return True
@@ -73,4 +86,4 @@ def still_signed_in(scope: dict[str, Any]) -> bool:
     stored = store(session_key=session_key).load()  # {} once logged out (flushed) or expired
     if stored.get(SESSION_KEY) != str(user.pk):
         return False
-    return Player.objects.filter(pk=user.pk, is_active=True).exists()
+    return player_model._default_manager.filter(pk=user.pk, is_active=True).exists()

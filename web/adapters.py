@@ -1,0 +1,81 @@
+"""The service's only reaches into libraries' internals, each where no public API does the job.
+
+Each access is one small function here, saying why, and tests/foundation/test_adapters.py pins
+the library behaviour it relies on: a release that changes it fails a test instead of the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from channels.exceptions import StopConsumer
+from channels.utils import await_many_dispatch
+
+if TYPE_CHECKING:
+    from channels.consumer import AsyncConsumer
+    from channels_redis.core import RedisChannelLayer
+    from psycopg_pool import ConnectionPool
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+
+
+# Channels. AsyncConsumer.__call__ asks the channel layer for a channel of the consumer's own and
+# feeds every message through await_many_dispatch (a task and an asyncio.wait per message). A
+# socket with no layer has one source, the client; a live board's socket is fed by its process's
+# hub (leaderboard.hub), not by a channel. Channels has no hook for the receive loop, so such a
+# consumer sets up what __call__ would and runs its own.
+
+
+def start_consumer(consumer: AsyncConsumer, scope: dict[str, Any], send: Any, channel_layer: Any) -> None:
+    """What AsyncConsumer.__call__ sets on an async consumer before its loop, without a channel."""
+    consumer.scope = scope
+    consumer.channel_layer = channel_layer
+    consumer.base_send = send
+
+
+async def consume(
+    consumer: AsyncConsumer,
+    scope: dict[str, Any],
+    receive: Receive,
+    send: Any,
+    *,
+    channel_layer: Any = None,
+    also: Receive | None = None,
+) -> None:
+    """Serve a socket as AsyncConsumer.__call__ does, its messages from the client and `also`."""
+    start_consumer(consumer, scope, send, channel_layer)
+    try:
+        if also is None:
+            while True:  # the client alone: awaited directly, no task per message
+                await consumer.dispatch(await receive())
+        else:
+            await await_many_dispatch([receive, also], consumer.dispatch)
+    except StopConsumer:
+        pass
+
+
+# channels_redis. Whether anyone listens to a group is one EXISTS on the key that holds its
+# members (leaderboard.groups.watched); the layer names that key only in its private _group_key.
+
+
+def redis_group_key(layer: RedisChannelLayer, group: str) -> tuple[str, bytes] | None:
+    """The Redis address and key holding `group`'s members, on a layer of one plain address; None
+    on any other (sharded, or hosts given with options), where the answer would be a guess."""
+    if len(layer.hosts) != 1 or set(layer.hosts[0]) != {"address"}:
+        return None
+    return str(layer.hosts[0]["address"]), bytes(layer._group_key(group))
+
+
+# psycopg_pool. Django builds the pool itself and, with CONN_HEALTH_CHECKS, passes it
+# check=ConnectionPool.check_connection (a round trip per request). The pool OPTIONS cannot name
+# another check (Django passes `check` itself, a second one is a TypeError) and the pool has no
+# setter: its attribute is replaced (web.database.postgres).
+
+
+def replace_pool_check(pool: ConnectionPool, check: Callable[[Any], None]) -> None:
+    """Have `pool` check connections with `check` where Django gave it psycopg's round trip."""
+    from psycopg_pool import ConnectionPool
+
+    if pool._check is ConnectionPool.check_connection:
+        pool._check = check

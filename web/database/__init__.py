@@ -1,0 +1,2 @@
+"""PostgreSQL: Django's backend with a cheaper pool check (postgres, the ENGINE) and the hot
+statements run prepared (prepared)."""

@@ -319,7 +319,7 @@ def make_players(count: int, prefix: str = "b") -> list[tuple[int, str]]:
     """`count` players with API tokens, straight into the database: [(player id, token key)]."""
     from rest_framework.authtoken.models import Token
 
-    from leaderboard.models import Player
+    from games.models import Player
 
     players = Player.objects.bulk_create(
         [Player(username=f"{prefix}{i}", password="!") for i in range(count)], batch_size=2000

@@ -81,11 +81,14 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
-AUTH_USER_MODEL = "leaderboard.Player"
+AUTH_USER_MODEL = "games.Player"
 # The one that checks passwords: the API's log-in and the admin's share its limits
-# (leaderboard/auth_backend.py), and it ends every check itself. Django's own stays listed only to
+# (games/players/auth_backend.py), and it ends every check itself. Django's own stays listed only to
 # find the player of a session made before (a session names the backend that made it).
-AUTHENTICATION_BACKENDS = ["leaderboard.auth_backend.LimitedModelBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = [
+    "games.players.auth_backend.LimitedModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 TEMPLATES = [
     {

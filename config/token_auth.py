@@ -40,6 +40,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import router
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
@@ -49,8 +50,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
 from config.redis_clients import shared_client
-from leaderboard.models import Player
 
+Player = get_user_model()  # imported once the apps are ready (DRF's settings, the app's ready())
 log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 60

@@ -49,12 +49,12 @@ def still_signed_in(scope: dict[str, Any]) -> bool:
     expired, or its session not ended; and its player is still active. In a database thread; a
     token's answer mostly comes from the token cache (config/token_auth.py), a session's costs two
     small queries."""
-    from django.contrib.auth import SESSION_KEY
+    from django.contrib.auth import SESSION_KEY, get_user_model
     from rest_framework.exceptions import AuthenticationFailed
 
     from config.token_auth import CachedTokenAuthentication
-    from leaderboard.models import Player
 
+    Player = get_user_model()
     user = scope.get("user")
     if not isinstance(user, Player):
         return False

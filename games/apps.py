@@ -3,4 +3,4 @@ from django.apps import AppConfig
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games"
+    verbose_name = "Players and games"

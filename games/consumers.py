@@ -14,7 +14,7 @@ from config.views import UNAVAILABLE
 from config.ws import JsonConsumer, in_database_thread
 from config.ws_auth import still_signed_in
 from games import live, selectors, services, why
-from leaderboard.models import Player
+from games.models import Player
 
 
 def _document_for(player: Player, session_id: str) -> dict[str, Any]:

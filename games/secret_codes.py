@@ -16,8 +16,7 @@ from django.utils.translation import gettext, gettext_noop
 from config.errors import Unprocessable
 from config.prepared import fetchone_prepared
 from games.engine import GameCode
-from games.models import Daily, Deal
-from leaderboard.models import Room
+from games.models import Daily, Deal, Room
 
 CANNOT_BE_PLAYED = gettext_noop("This game code cannot be played now.")
 

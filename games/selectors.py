@@ -9,11 +9,10 @@ from typing import Any
 from django.utils.translation import gettext
 
 from config.errors import NotFound
+from games.boards import clean_twin, parse_board
 from games.dailies import is_published
 from games.engine import Game, Move
-from games.models import Daily, GameSession
-from leaderboard.boards import clean_twin, parse_board
-from leaderboard.models import Player, Result
+from games.models import Daily, GameSession, Player, Result
 from leaderboard.selectors import entry_of
 
 

@@ -25,13 +25,12 @@ from config.errors import BadRequest, Conflict, NotAuthenticated, NotFound, Serv
 from games import dailies, live, refusals, secret_codes, submitted
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
-from games.models import Daily, GameAction, GameSession, Submission
+from games.models import Daily, GameAction, GameSession, Player, Result, Submission
 from games.moves import append as append_action
 from games.moves import stored_position
 from games.selectors import result_document, session_for
 from games.verification import Outcome, Refused, outcome_of, verify
 from leaderboard import services as leaderboard
-from leaderboard.models import Player, Result
 from operations import metrics
 
 log = logging.getLogger(__name__)

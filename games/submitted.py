@@ -23,12 +23,11 @@ from django.utils.translation import gettext
 from config.errors import Conflict
 from config.prepared import fetchone_prepared
 from games.engine import GameCode
-from games.models import Daily, Deal, GameSession
+from games.models import Daily, Deal, GameSession, Player, Result
+from games.ranking import RESULT_ID_WIDTH
 from games.verification import Outcome
 from leaderboard import services as leaderboard
 from leaderboard import standings, stats
-from leaderboard.models import Player, Result
-from leaderboard.ranking import RESULT_ID_WIDTH
 
 _DEALS = Deal._meta.db_table
 _RESULTS = Result._meta.db_table

@@ -19,9 +19,9 @@ from config.errors import BadRequest, Conflict, Unprocessable
 from games import live, refusals
 from games.engine import EngineError, parse_action
 from games.engine.errors import IllegalAction
+from games.models import Player
 from games.selectors import session_for
 from games.services import GAME_OVER, MAX_TOKEN_CHARS, not_started, session_key
-from leaderboard.models import Player
 
 GROUP = re.compile(r"^([1-9][0-9]?):([1-9][0-9]{0,2})$")
 

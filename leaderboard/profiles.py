@@ -12,8 +12,9 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from config.errors import BadRequest, NotFound
+from games.models import Player, Result
 from games.selectors import result_document
-from leaderboard.models import Player, PlayerStats, Result
+from leaderboard.models import PlayerStats
 from leaderboard.stats import stats_document
 
 SERIES_POINTS = 200  # per variant: the most recent games

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from leaderboard import groups, rank_index, rooms, selectors, standings, stats
-from leaderboard.boards import parse_board
-from leaderboard.models import Player
+from games import groups, rooms
+from games.boards import parse_board
+from games.models import Player
+from leaderboard import rank_index, selectors, standings, stats
 
 if TYPE_CHECKING:
-    from games.models import GameSession
-    from leaderboard.models import Result
+    from games.models import GameSession, Result
 
 
 def record_result(*, result: Result) -> None:
     """Inside the transaction that stored a verified result: count it, and rank it on its board.
 
-    A hidden race's results wait for the race to end (leaderboard.rooms ranks them then): until
+    A hidden race's results wait for the race to end (games.rooms ranks them then): until
     then a board entry would answer questions about a deal whose code is secret.
     """
     stats.count_result(result=result)

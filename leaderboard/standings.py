@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from django.db import connection
 from django.utils import timezone
 
+from games.boards import clean_twin
+from games.models import Result
+from games.ranking import RESULT_ID_WIDTH, RankKey
 from leaderboard import rank_index
-from leaderboard.boards import clean_twin
-from leaderboard.models import BoardEntry, BoardVersion, Result
-from leaderboard.ranking import RESULT_ID_WIDTH, RankKey
+from leaderboard.models import BoardEntry, BoardVersion
 from operations import metrics
 
 _E = BoardEntry._meta.db_table

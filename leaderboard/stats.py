@@ -11,7 +11,8 @@ from typing import Any
 
 from django.db import connection
 
-from leaderboard.models import PlayerStats, Result
+from games.models import Result
+from leaderboard.models import PlayerStats
 
 _S = PlayerStats._meta.db_table
 _INTO = (

@@ -17,8 +17,8 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from config.ws import release_database_threads
+from games.models import Player
 from leaderboard.hub import close_hub
-from leaderboard.models import Player
 
 _NEEDS = {
     "postgres": ("PostgreSQL", lambda: connections["default"].vendor == "postgresql", "DATABASE_URL"),

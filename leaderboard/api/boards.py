@@ -12,11 +12,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import BadRequest
+from games.api.documents import refusals
+from games.boards import parse_board
 from games.services import close_expired_dailies
 from leaderboard import selectors
 from leaderboard.api import params
-from leaderboard.api.documents import LeaderboardDocument, refusals
-from leaderboard.boards import parse_board
+from leaderboard.api.documents import LeaderboardDocument
 
 
 class LeaderboardView(APIView):

@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 
 from config import http
 from config.asgi import application
-from leaderboard.models import Player
+from games.models import Player
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config import token_auth
-from leaderboard.models import Player
+from games.models import Player
 from tests.conftest import make_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]

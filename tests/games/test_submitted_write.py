@@ -13,13 +13,13 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from games import submitted
+from games import groups, submitted
 from games.deals import deal_for
 from games.engine import GameCode
-from games.models import Deal
+from games.models import Deal, Player, Result
 from games.verification import canonical, verify
-from leaderboard import groups, rank_index, standings
-from leaderboard.models import BoardEntry, BoardVersion, Player, PlayerStats, Result
+from leaderboard import rank_index, standings
+from leaderboard.models import BoardEntry, BoardVersion, PlayerStats
 from tests.conftest import make_player
 from tests.games.play_helpers import vector_log, winning_log
 from tests.leaderboard.watchers import watching

@@ -18,10 +18,9 @@ from django.utils import timezone
 
 from games.deals import deal_for
 from games.engine import Game, GameCode, Undo, replay
-from games.models import Daily
+from games.models import Daily, Player, Result
 from games.verification import canonical
 from leaderboard import services
-from leaderboard.models import Player, Result
 
 _names = itertools.count(1)
 # Winning logs among the shared engine vectors (tests/engine/vectors/replays.json).

@@ -14,9 +14,10 @@ import redis
 from django.conf import settings
 from django.db import connections, transaction
 
+from games.boards import parse_board
+from games.models import Player
 from leaderboard import selectors, standings
-from leaderboard.boards import parse_board
-from leaderboard.models import BoardEntry, BoardVersion, Player, PlayerStats
+from leaderboard.models import BoardEntry, BoardVersion, PlayerStats
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
 
 BOARD = f"code:{RUSSIAN_WIN}"

@@ -10,10 +10,10 @@ from django.test import override_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.boards import parse_board
+from games.ranking import RankKey
 from leaderboard import selectors
-from leaderboard.boards import parse_board
 from leaderboard.models import BoardEntry
-from leaderboard.ranking import RankKey
 from tests.leaderboard.factories import RUSSIAN_WIN, SPIDER_WIN, legal_walk, make_result, named, vector_log
 
 T0 = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)

@@ -17,8 +17,8 @@ from django.db import connections
 from django.test import Client
 
 from config.errors import RateLimited
-from leaderboard import password_checks
-from leaderboard.players import create_guest
+from games.players import password_checks
+from games.players.accounts import create_guest
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 

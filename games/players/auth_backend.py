@@ -20,10 +20,10 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_noop
 
 from config import ratelimit
-from leaderboard import names, password_checks
-from leaderboard.models import Player
+from games.models import Player
+from games.players import names, password_checks
 
-PATH = "leaderboard.auth_backend.LimitedModelBackend"
+PATH = "games.players.auth_backend.LimitedModelBackend"
 FAILURE_WINDOW = 300  # seconds
 TOO_MANY_FAILURES = gettext_noop("Too many failed log-ins for this name.")
 

@@ -16,12 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config.errors import BadRequest, Conflict, Forbidden, NotFound
-from games import secret_codes
+from games import groups, secret_codes
 from games.deals import fresh_code, parse_code, parse_variant_or_refuse
-from games.models import GameSession
-from leaderboard import groups
-from leaderboard.models import Player, Result, Room, RoomMember
-from leaderboard.ranking import RankKey
+from games.models import GameSession, Player, Result, Room, RoomMember
+from games.ranking import RankKey
 
 MAX_PLAYERS = 12
 

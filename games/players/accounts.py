@@ -17,8 +17,8 @@ from rest_framework.authtoken.models import Token
 
 from config import ratelimit, token_auth
 from config.errors import Conflict, NotAuthenticated, NotFound, Unprocessable
-from leaderboard import names
-from leaderboard.models import GUEST_PREFIX, Player
+from games.models import GUEST_PREFIX, Player
+from games.players import names
 
 NAME_REFUSED = gettext_noop("A name is 3 to 20 characters: letters, digits, '_' and '-' only.")
 

@@ -32,12 +32,6 @@ _ADD = f"""ON CONFLICT (player_id, variant) DO UPDATE SET
     best_cards_home = CASE WHEN {_BETTER_RUSSIAN} THEN excluded.best_cards_home ELSE {_S}.best_cards_home END,
     best_moves = CASE WHEN {_BETTER_RUSSIAN} THEN excluded.best_moves ELSE {_S}.best_moves END"""
 _COUNT = f"{_INTO}\nVALUES (%s, %s, 1, %s, %s, %s, %s, %s, 0, 0)\n{_ADD}\nRETURNING id"
-# The same upsert as a step of a larger statement (games.submitted): it counts once per row of `source`,
-# with the values of count_values() as parameters.
-COUNT_STEP = f"""{_INTO}
-SELECT %(player)s::bigint, %(variant)s::varchar, 1, %(wins)s::integer, %(clean_wins)s::integer,
-       %(best_score)s::integer, %(best_cards_home)s::integer, %(best_moves)s::integer, 0, 0 FROM {{source}}
-{_ADD}"""
 
 
 def count_values(result: Result) -> dict[str, int | None]:

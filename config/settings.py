@@ -84,10 +84,12 @@ ASGI_APPLICATION = "config.asgi.application"
 AUTH_USER_MODEL = "games.Player"
 # The one that checks passwords: the API's log-in and the admin's share its limits
 # (games/players/auth_backend.py), and it ends every check itself. Django's own stays listed only to
-# find the player of a session made before (a session names the backend that made it).
+# find the player of a session made before (a session names the backend that made it), and so is the
+# backend's path before it moved to games.players (it checks nothing itself: the first ends every check).
 AUTHENTICATION_BACKENDS = [
     "games.players.auth_backend.LimitedModelBackend",
     "django.contrib.auth.backends.ModelBackend",
+    "leaderboard.auth_backend.LimitedModelBackend",
 ]
 
 TEMPLATES = [

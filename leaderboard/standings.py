@@ -8,10 +8,12 @@ checked and brought up to date by any process (sync_index below).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 
+from config.prepared import fetchone_prepared
 from games.boards import clean_twin
 from games.models import Player, Result
 from games.ranking import RankKey
@@ -54,6 +56,17 @@ _OFFER = (
 CATCH_UP_LIMIT = 5000
 
 
+def fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """The first row of one of the write's statements: prepared on PostgreSQL (run on every verified
+    result, planning would cost more than running), plain on SQLite. Inside the result's transaction."""
+    if connection.vendor == "postgresql":
+        return fetchone_prepared(sql, params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else tuple(row)
+
+
 @dataclass(frozen=True)
 class Change:
     """An entry that changed: what the index and the watchers are told after the commit."""
@@ -84,32 +97,27 @@ def offer(*, result: Result, board: str | None = None) -> Change | None:
     assert board is not None
     key = rank_key(result).sort_key()
     adapt = connection.ops.adapt_datetimefield_value
-    with connection.cursor() as cursor:
-        cursor.execute(_BUMP, [board, board, result.player_id, key, result.player_id])
-        bumped = cursor.fetchone()
-        if bumped is None:
-            return None  # the player has a better entry there, or ranks nowhere now
-        version = int(bumped[0])
-        cursor.execute(
-            _OFFER,
-            [
-                board,
-                result.player_id,
-                result.pk,
-                rank_key(result).progress,
-                result.score,
-                result.moves,
-                result.elapsed_ms,
-                adapt(result.finished_at),
-                result.won,
-                result.undos,
-                key,
-                adapt(timezone.now()),  # updated_at
-                version,
-            ],
-        )
-        if cursor.fetchone() is None:
-            return None  # a better result of the player's took the entry meanwhile
+    bumped = fetchone(_BUMP, [board, board, result.player_id, key, result.player_id])
+    if bumped is None:
+        return None  # the player has a better entry there, or ranks nowhere now
+    version = int(bumped[0])
+    values = [
+        board,
+        result.player_id,
+        result.pk,
+        rank_key(result).progress,
+        result.score,
+        result.moves,
+        result.elapsed_ms,
+        adapt(result.finished_at),
+        result.won,
+        result.undos,
+        key,
+        adapt(timezone.now()),  # updated_at
+        version,
+    ]
+    if fetchone(_OFFER, values) is None:
+        return None  # a better result of the player's took the entry meanwhile
     return Change(board=board, player_id=result.player_id, sort_key=key, version=version)
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import connection
-
 from games.models import Result
+from leaderboard import standings
 from leaderboard.models import PlayerStats
 
 _S = PlayerStats._meta.db_table
@@ -53,20 +52,20 @@ def count_result(*, result: Result) -> None:
     """
     variant = result.deal.variant
     values = count_values(result)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _COUNT,
-            [
-                result.player_id,
-                variant,
-                values["wins"],
-                values["clean_wins"],
-                values["best_score"],
-                values["best_cards_home"],
-                values["best_moves"],
-            ],
-        )
-        (stats_id,) = cursor.fetchone()
+    row = standings.fetchone(
+        _COUNT,
+        [
+            result.player_id,
+            variant,
+            values["wins"],
+            values["clean_wins"],
+            values["best_score"],
+            values["best_cards_home"],
+            values["best_moves"],
+        ],
+    )
+    assert row is not None  # an upsert always gives its row
+    (stats_id,) = row
     if result.daily_id is not None and (result.board or "").startswith("daily:"):
         # Results of two days can arrive out of order (an attempt closed at 01:00 the next day):
         # recount from the dates rather than extend a counter.

@@ -38,13 +38,14 @@ from leaderboard.models import BoardEntry
 alice = Player.objects.get(username="alice")
 board = parse_board("code:SP1-S1C-AAAAAAB")
 before = selectors.leaderboard(board=board, viewer=None)["total"]
+old_results = sorted(Result.objects.values_list("player__username", "source"))
 carol = Player.objects.create_user(username="carol", password="correct horse battery")
 status, body = submit_log(player=carol, code="SP1-S1C-AAAAAAB", moves=["D"])
 after = selectors.leaderboard(board=board, viewer=carol)
 room = Room.objects.get()
 print(json.dumps({
     "alice": [alice.name_key, alice.check_password("correct horse battery"), alice.results.count()],
-    "results": sorted(Result.objects.values_list("player__username", "source")[:10]),
+    "results": old_results,
     "room": [room.host.username, sorted(room.members.values_list("player__username", flat=True))],
     "entries_before": before,
     "stored": [status, body["result"]["player"], Result.objects.filter(player=carol).count()],

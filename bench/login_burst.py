@@ -35,8 +35,8 @@ def set_up(stack: Stack, others: int, named: int) -> list[tuple[str, str]]:
     [(token, session id)]."""
     from django.contrib.auth.hashers import make_password
 
+    from games.models import Player
     from games.services import start_session
-    from leaderboard.models import Player
 
     hashed = make_password(PASSWORD)  # hashed once: every named player has the same password
     Player.objects.bulk_create([Player(username=f"login{i}", password=hashed) for i in range(named)])

@@ -34,7 +34,7 @@ def start_sessions(player_ids: list[int], per_player: int) -> list[list[tuple[st
     each such thread keeps its own connection open: set-up would fill max_connections.)
     """
     from games import services
-    from leaderboard.models import Player
+    from games.models import Player
 
     players = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
     made = []

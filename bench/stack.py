@@ -35,7 +35,9 @@ if str(ROOT) not in sys.path:
 
 PG = "postgres://postgres@127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379"
-REDIS_DB = 9
+# A run may be told its database and Redis index (BENCH_DATABASE, BENCH_REDIS_DB) where several
+# share the servers; the database is made afresh and dropped afterwards all the same.
+REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "9"))
 PYTHON = sys.executable
 DAPHNE = str(Path(PYTHON).with_name("daphne"))
 
@@ -87,7 +89,7 @@ class Stack:
     ) -> None:
         self.tag = f"bench_{os.getpid()}"
         self.app = app
-        self.db = self.tag
+        self.db = os.environ.get("BENCH_DATABASE") or self.tag
         self.workers = workers
         self.time_limit = time_limit
         self.quiet = quiet
@@ -319,7 +321,7 @@ def make_players(count: int, prefix: str = "b") -> list[tuple[int, str]]:
     """`count` players with API tokens, straight into the database: [(player id, token key)]."""
     from rest_framework.authtoken.models import Token
 
-    from leaderboard.models import Player
+    from games.models import Player
 
     players = Player.objects.bulk_create(
         [Player(username=f"{prefix}{i}", password="!") for i in range(count)], batch_size=2000

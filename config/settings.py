@@ -81,11 +81,16 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
-AUTH_USER_MODEL = "leaderboard.Player"
+AUTH_USER_MODEL = "games.Player"
 # The one that checks passwords: the API's log-in and the admin's share its limits
-# (leaderboard/auth_backend.py), and it ends every check itself. Django's own stays listed only to
-# find the player of a session made before (a session names the backend that made it).
-AUTHENTICATION_BACKENDS = ["leaderboard.auth_backend.LimitedModelBackend", "django.contrib.auth.backends.ModelBackend"]
+# (games/players/auth_backend.py), and it ends every check itself. Django's own stays listed only to
+# find the player of a session made before (a session names the backend that made it), and so is the
+# backend's path before it moved to games.players (it checks nothing itself: the first ends every check).
+AUTHENTICATION_BACKENDS = [
+    "games.players.auth_backend.LimitedModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "leaderboard.auth_backend.LimitedModelBackend",
+]
 
 TEMPLATES = [
     {
@@ -222,7 +227,7 @@ CONTENT_SECURITY_POLICY = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "leaderboard.token_auth.CachedTokenAuthentication",
+        "games.players.token_auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

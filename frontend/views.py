@@ -1,7 +1,7 @@
 """The pages of the browser client. Each page is a shell the ES modules fill from the API.
 
 Every page hands out the CSRF cookie, so the modules can call the API at once. A page makes
-no player: a first-time visitor becomes a guest with its first game (leaderboard.api.guests).
+no player: a first-time visitor becomes a guest with its first game (games.players.guests).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.variants import RULE_PAGES, picker_choices
+from games.boards import parse_board
 from games.engine import InvalidCode, parse_variant
+from games.models import Player, Result
 from games.refusals import of_error
+from games.rooms import room_for
 from games.selectors import session_for
-from leaderboard.boards import parse_board
-from leaderboard.models import Player, Result
 from leaderboard.profiles import named_player
-from leaderboard.rooms import room_for
 from web.errors import ServiceError
 
 View = Callable[..., HttpResponse]

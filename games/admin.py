@@ -1,6 +1,33 @@
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
 
-from games.models import Daily, DailyCandidate, Deal, GameAction, GameSession, Submission
+from games.models import (
+    Daily,
+    DailyCandidate,
+    Deal,
+    GameAction,
+    GameSession,
+    Player,
+    Result,
+    Room,
+    RoomMember,
+    Submission,
+)
+
+
+@admin.register(Player)
+class PlayerAdmin(UserAdmin):
+    list_display = ("username", "is_guest", "is_staff", "date_joined")
+    list_filter = ("is_guest", "is_staff")
+    fieldsets = (*UserAdmin.fieldsets, ("League", {"fields": ("is_guest",)}))
+
+
+@admin.register(Result)
+class ResultAdmin(admin.ModelAdmin):
+    list_display = ("id", "player", "deal", "board", "score", "moves", "won", "elapsed_ms", "verified_at")
+    list_filter = ("won", "source")
+    search_fields = ("player__username", "deal__code", "board")
+    raw_id_fields = ("player", "deal", "daily", "session")
 
 
 @admin.register(Deal)
@@ -64,3 +91,18 @@ class GameSessionAdmin(admin.ModelAdmin):
 class SubmissionAdmin(admin.ModelAdmin):
     list_display = ("player", "key", "status", "created_at")
     raw_id_fields = ("player", "result")
+
+
+class RoomMemberInline(admin.TabularInline):
+    model = RoomMember
+    extra = 0
+    raw_id_fields = ("player", "session")
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ("id", "host", "variant", "hidden", "state", "created_at", "started_at", "ended_at")
+    list_filter = ("state", "variant")
+    search_fields = ("host__username", "code")
+    raw_id_fields = ("host",)
+    inlines = [RoomMemberInline]

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import live, selectors, services, why
-from leaderboard.models import Player
+from games.models import Player
 from web.errors import NotAuthenticated, ServiceError, Unavailable
 from web.sockets.auth import still_signed_in
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT

@@ -1,12 +1,61 @@
-"""Deals, daily challenges, refereed game sessions with their move logs, submissions."""
+"""Players, deals, daily challenges, refereed game sessions with their move logs, verified results,
+submissions, race rooms.
+
+Player, Result, Room and RoomMember keep the tables they had in the leaderboard app (Meta.db_table):
+the referee owns them now, and the leaderboard reads them (docs/decisions.md).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
+
+from games.players.names import name_key
+
+# Guests get a name no player can choose (player names never contain "~").
+GUEST_PREFIX = "~guest-"
+
+
+class Player(AbstractUser):
+    username = models.CharField("name", max_length=40, unique=True)
+    is_guest = models.BooleanField(default=False)
+    # The name's look-alike key (games/players/names.py): unique, so no two names look alike. A guest
+    # has none (a guest is shown as "Guest"); so has a look-alike older than the key (migration 0009).
+    name_key = models.CharField(max_length=80, null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        db_table = "leaderboard_player"
+        constraints = [models.UniqueConstraint(Lower("username"), name="player_name_unique_ci")]
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Player:
+        player = super().from_db(db, field_names, values)
+        player._loaded_username = player.__dict__.get("username")
+        return player
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new or renamed player gets the key of the new name (or none, as a guest)."""
+        update_fields = kwargs.get("update_fields")
+        renamed = self._state.adding or self.username != getattr(self, "_loaded_username", None)
+        if renamed and (update_fields is None or "username" in update_fields):
+            self.name_key = None if self.is_guest else name_key(self.username)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
+        self._loaded_username = self.username
+
+    @property
+    def display_name(self) -> str:
+        return "Guest" if self.is_guest else self.username
+
+    def __str__(self) -> str:
+        return self.display_name if not self.is_guest else f"{self.username}"
 
 
 class Deal(models.Model):
@@ -148,6 +197,48 @@ class GameAction(models.Model):
         return f"{self.seq}. {self.token}"
 
 
+class Result(models.Model):
+    """A verified outcome: the replay of a complete move log from its deal."""
+
+    class Source(models.TextChoices):
+        SESSION = "session", "refereed session"
+        SUBMISSION = "submission", "batch submission"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="results")
+    daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT, related_name="results")
+    session = models.OneToOneField(
+        GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="result"
+    )
+    source = models.CharField(max_length=16, choices=Source.choices)
+    # The board this result ranks on: "code:<code>", "daily:<date>:<variant>", or null (unranked).
+    board = models.CharField(max_length=64, null=True, blank=True)
+    score = models.IntegerField()
+    moves = models.PositiveIntegerField()
+    won = models.BooleanField()
+    sequences = models.PositiveSmallIntegerField(null=True, blank=True)  # Spider family
+    cards_home = models.PositiveSmallIntegerField(null=True, blank=True)  # Russian Solitaire
+    elapsed_ms = models.PositiveBigIntegerField(null=True, blank=True)  # measured by the server
+    actions = models.PositiveIntegerField()  # tokens in the verified log
+    # U tokens in the verified log: an undo is a free look (docs/ranking.md), so only a result
+    # without one ranks on a board's clean twin.
+    undos = models.PositiveIntegerField(default=0, db_default=0)
+    log = models.TextField(blank=True)  # the verified tokens, canonical, space-separated
+    finished_at = models.DateTimeField()
+    verified_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "leaderboard_result"
+        indexes = [
+            models.Index(fields=["player", "-finished_at"], name="result_player_recent"),
+            models.Index(fields=["board"], name="result_board"),
+            models.Index(fields=["deal"], name="result_deal"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.deal_id} {self.score}"
+
+
 class Submission(models.Model):
     """A batch submission's answer, kept so an idempotency key replays it exactly."""
 
@@ -156,7 +247,7 @@ class Submission(models.Model):
     body_digest = models.CharField(max_length=64)
     status = models.PositiveSmallIntegerField()
     response = models.JSONField()
-    result = models.ForeignKey("leaderboard.Result", null=True, blank=True, on_delete=models.SET_NULL)
+    result = models.ForeignKey("games.Result", null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -164,3 +255,47 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}:{self.key}"
+
+
+class Room(models.Model):
+    """A race: everyone plays the same deal as refereed sessions, progress pushed live."""
+
+    class State(models.TextChoices):
+        LOBBY = "lobby"
+        RACING = "racing"
+        FINISHED = "finished"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_rooms")
+    variant = models.CharField(max_length=16)
+    code = models.CharField(max_length=32, db_index=True)  # a long code has 28 characters; looked up by
+    # games.secret_codes, which refuses a hidden race's code for play elsewhere until the race ends
+    # A fresh random deal stays secret until the race ends; a chosen code was never secret.
+    hidden = models.BooleanField(default=False)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.LOBBY)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "leaderboard_room"
+
+    def __str__(self) -> str:
+        return f"room {self.id} ({self.state})"
+
+
+class RoomMember(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="room_memberships")
+    session = models.OneToOneField(
+        GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="room_member"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "leaderboard_roommember"
+        constraints = [models.UniqueConstraint(fields=["room", "player"], name="room_member_once")]
+        ordering = ["joined_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.player_id}"

@@ -14,8 +14,7 @@ from django.db import connection
 from django.utils.translation import gettext, gettext_noop
 
 from games.engine import GameCode
-from games.models import Daily, Deal
-from leaderboard.models import Room
+from games.models import Daily, Deal, Room
 from web.database.prepared import fetchone_prepared
 from web.errors import Unprocessable
 

@@ -8,12 +8,11 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from games import rank_lookup
+from games.boards import clean_twin, parse_board
 from games.dailies import is_published
 from games.engine import Game, Move
-from games.models import Daily, GameSession
-from leaderboard.boards import clean_twin, parse_board
-from leaderboard.models import Player, Result
-from leaderboard.selectors import entry_of
+from games.models import Daily, GameSession, Player, Result
 from web.errors import NotFound
 
 
@@ -169,7 +168,7 @@ def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -
     board = shown_board(result.board, hidden=hidden)
     doc["clean_board"] = clean_twin(board) if board is not None else None
     for prefix, ranked_on in (("", board), ("clean_", doc["clean_board"])):
-        entry = entry_of(board=parse_board(ranked_on), player_id=result.player_id) if ranked_on else None
+        entry = rank_lookup.entry_of(board=parse_board(ranked_on), player_id=result.player_id) if ranked_on else None
         doc[f"{prefix}rank"] = entry["rank"] if entry is not None else None
         doc[f"{prefix}personal_best"] = entry is not None and entry["result"] == result.pk
     return doc

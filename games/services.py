@@ -20,16 +20,15 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import dailies, live, refusals, secret_codes, submitted
+from games import dailies, live, refusals, rooms, secret_codes
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
-from games.models import Daily, GameAction, GameSession, Submission
+from games.models import GameAction, GameSession, Player, Result, Submission
 from games.moves import append as append_action
 from games.moves import stored_position
+from games.results import store_verified
 from games.selectors import result_document, session_for
-from games.verification import Outcome, Refused, outcome_of, verify
-from leaderboard import services as leaderboard
-from leaderboard.models import Player, Result
+from games.verification import Refused, outcome_of, verify
 from operations import metrics
 from web import ratelimit
 from web.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
@@ -193,7 +192,7 @@ def apply_action(
         _copy_counters(session, game, action_count=session.action_count + 1, undos=undos)
         session.conceal_code = concealed
         live.put(session, game)
-        transaction.on_commit(lambda s=session: leaderboard.session_progressed(session=s), robust=True)
+        transaction.on_commit(lambda s=session: rooms.session_progressed(session=s), robust=True)
         return session, game
     raise Conflict(gettext(RACED))
 
@@ -290,7 +289,7 @@ def _append_winning(
         _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
         _finish_locked(locked, game, now=now)
         transaction.on_commit(lambda: live.put(locked, game), robust=True)
-        transaction.on_commit(lambda: leaderboard.session_progressed(session=locked), robust=True)
+        transaction.on_commit(lambda: rooms.session_progressed(session=locked), robust=True)
     return locked, game
 
 
@@ -309,7 +308,7 @@ def finish_session(*, player: Player, session_id: object, now: dt.datetime | Non
         game = live.game_for(session)
         _finish_locked(session, game, now=now)
         transaction.on_commit(lambda: live.forget(session.id), robust=True)
-        transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
+        transaction.on_commit(lambda: rooms.session_progressed(session=session), robust=True)
     return session, game
 
 
@@ -339,7 +338,7 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
     live_outcome = outcome_of(game, tokens)
     if not outcome.same_numbers(live_outcome):
         log.error("session %s: live play %s but replay %s", session.id, live_outcome, outcome)
-    result = _store_result(
+    result = store_verified(
         player=session.player,
         outcome=outcome,
         deal=session.deal,
@@ -350,33 +349,6 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
         finished_at=now,
     )
     session.result = result  # type: ignore[attr-defined]
-    return result
-
-
-def _store_result(
-    *,
-    player: Player,
-    outcome: Outcome,
-    deal: Any,
-    daily: Daily | None,
-    board: str | None,
-    session: GameSession | None,
-    elapsed_ms: int | None,
-    finished_at: dt.datetime,
-) -> Result:
-    result = submitted.result_of(
-        player=player,
-        outcome=outcome,
-        deal=deal,
-        daily=daily,
-        board=board,
-        session=session,
-        elapsed_ms=elapsed_ms,
-        finished_at=finished_at,
-        verified_at=timezone.now(),
-    )
-    result.save(force_insert=True)
-    leaderboard.record_result(result=result)
     return result
 
 
@@ -407,7 +379,7 @@ def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = Non
             return False
         _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
         transaction.on_commit(lambda: live.forget(session.id), robust=True)
-        transaction.on_commit(lambda: leaderboard.session_progressed(session=session), robust=True)
+        transaction.on_commit(lambda: rooms.session_progressed(session=session), robust=True)
     return True
 
 
@@ -490,20 +462,9 @@ def _verify_submission(
             % {"claimed": claimed_score, "score": outcome.score},
             index=None,
         )
-    if submitted.available():
-        result = submitted.store(player=player, outcome=outcome, code=game_code, finished_at=now)
-    else:
-        with transaction.atomic():
-            result = _store_result(
-                player=player,
-                outcome=outcome,
-                deal=deal_for(game_code),
-                daily=None,
-                board=f"code:{game_code}",
-                session=None,
-                elapsed_ms=None,
-                finished_at=now,
-            )
+    result = store_verified(
+        player=player, outcome=outcome, deal=deal_for(game_code), board=f"code:{game_code}", finished_at=now
+    )
     return 201, {"result": result_document(result, now=now)}, result
 
 

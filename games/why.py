@@ -17,9 +17,9 @@ from django.utils.translation import gettext
 from games import live, refusals
 from games.engine import EngineError, parse_action
 from games.engine.errors import IllegalAction
+from games.models import Player
 from games.selectors import session_for
 from games.services import GAME_OVER, MAX_TOKEN_CHARS, not_started, session_key
-from leaderboard.models import Player
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Unprocessable
 

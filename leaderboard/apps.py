@@ -3,9 +3,12 @@ from django.apps import AppConfig
 
 class LeaderboardConfig(AppConfig):
     name = "leaderboard"
-    verbose_name = "Players and leaderboards"
+    verbose_name = "Leaderboards"
 
     def ready(self) -> None:
-        from leaderboard import token_auth
+        from games import rank_lookup, verified
+        from leaderboard import selectors, services
 
-        token_auth.connect_signals()  # a revoked token leaves the token cache in every process
+        # The referee announces each verified result and asks for ranks; it knows nothing of who answers.
+        verified.subscribe(services.on_verified)
+        rank_lookup.provide(lambda board, player_id: selectors.entry_of(board=board, player_id=player_id))

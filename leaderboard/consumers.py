@@ -1,7 +1,7 @@
 """WebSockets of the leaderboard app: live boards and race rooms. Consumers only relay.
 
 Changes are sent by the services after their transaction commits, to the
-groups named in leaderboard.groups; these consumers pass them on.
+groups named in games.groups; these consumers pass them on.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from leaderboard import groups, rooms, selectors
-from leaderboard.boards import Board, parse_board
+from games import groups, rooms
+from games.boards import Board, parse_board
+from games.models import Player
+from leaderboard import selectors
 from leaderboard.hub import hub_for
-from leaderboard.models import Player
 from web.adapters import consume
 from web.errors import BadRequest, NotAuthenticated, ServiceError
 from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND

@@ -13,23 +13,10 @@ import datetime as dt
 from typing import Any
 
 from django.db.models import Count, Q
-from django.utils.translation import gettext
 
-from games.dailies import daily_for, utc_today
-from games.models import Daily, DailyCandidate
-from leaderboard.boards import Board, parse_board
+from games.models import DailyCandidate
+from games.replays import published_daily
 from leaderboard.models import BoardEntry
-from web.errors import NotFound
-
-
-def published_daily(board_id: object, *, now: dt.datetime) -> tuple[Board, Daily]:
-    """The board and its daily, if it is a daily board whose day is published; NotFound otherwise."""
-    board = parse_board(board_id, today=utc_today(now))
-    if board.date is None:
-        raise NotFound(gettext("Only a daily's board has a par."))
-    if now < Daily(date=board.date).publishes_at:
-        raise NotFound(gettext("A daily's par and the solver's line are shown once its day is over."))
-    return board, daily_for(board.date, board.variant, now=now)
 
 
 def par_document(board_id: object, *, now: dt.datetime) -> dict[str, Any]:

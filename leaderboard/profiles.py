@@ -11,8 +11,9 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from games.models import Player, Result
 from games.selectors import result_document
-from leaderboard.models import Player, PlayerStats, Result
+from leaderboard.models import PlayerStats
 from leaderboard.stats import stats_document
 from web.errors import BadRequest, NotFound
 

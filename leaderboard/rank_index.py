@@ -1,6 +1,6 @@
 """The rank index: one Redis sorted set per board, rebuilt from PostgreSQL at will.
 
-Members are the entries' sort keys (leaderboard.ranking) with every score 0,
+Members are the entries' sort keys (games.ranking) with every score 0,
 so ZRANK is a rank and ZRANGE BYLEX a page after a cursor, both O(log n).
 A hash beside it maps each player to their member, so an update replaces the
 player's old member atomically (a Lua script) and only ever with a better

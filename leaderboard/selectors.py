@@ -18,10 +18,11 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 
+from games.boards import Board
+from games.models import Player
+from games.ranking import decode_cursor, encode_cursor
 from leaderboard import rank_index, standings
-from leaderboard.boards import Board
-from leaderboard.models import BoardEntry, BoardVersion, Player
-from leaderboard.ranking import decode_cursor, encode_cursor
+from leaderboard.models import BoardEntry, BoardVersion
 from leaderboard.sql_ranks import SqlRanks
 from web.database.prepared import fetchone_prepared
 

@@ -1,4 +1,5 @@
-"""Leaderboard writes, called by the games app at two fixed points of its flow.
+"""Leaderboard writes: what the referee's verified results (games.verified) make of the boards and
+the statistics.
 
 Validate, do, then tell (Zulip style): boards and statistics change inside
 the result's transaction; the rank index and the watchers hear of it only
@@ -7,48 +8,38 @@ after that transaction commits.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.db import transaction
 
-from leaderboard import groups, rank_index, rooms, selectors, standings, stats
-from leaderboard.boards import parse_board
-from leaderboard.models import Player
-
-if TYPE_CHECKING:
-    from games.models import GameSession
-    from leaderboard.models import Result
+from games import groups, verified
+from games.boards import parse_board
+from games.models import Result
+from leaderboard import rank_index, selectors, standings, stats
 
 
-def record_result(*, result: Result) -> None:
-    """Inside the transaction that stored a verified result: count it, and rank it on its board.
-
-    A hidden race's results wait for the race to end (leaderboard.rooms ranks them then): until
-    then a board entry would answer questions about a deal whose code is secret.
-    """
-    stats.count_result(result=result)
-    if result.session is not None and result.session.conceal_code:
-        return
-    rank_result(result=result)
+def on_verified(event: verified.Event) -> None:
+    """Subscribed in the app's ready(): inside the transaction that stored a verified result, count
+    it once, and rank it on its board unless it is held back (a secret race's: ranked when revealed)."""
+    if event.kind == "verified":
+        stats.count_result(result=event.result)
+        if event.held_back:
+            return
+    rank_result(result=event.result)
 
 
 def rank_result(*, result: Result) -> None:
     """Inside a transaction: offer a verified result to its board and, if it has no undo, to the
-    board's clean twin; index and push each change once committed. A deactivated player's results
-    rank nowhere (asked of the database: the player in hand may have been read before)."""
-    if result.player.is_guest or not Player.objects.filter(pk=result.player_id, is_active=True).exists():
+    board's clean twin; index and push each change once committed. A guest's or a deactivated
+    player's results rank nowhere (standings.offer asks the database whether the player is active)."""
+    if result.player.is_guest:
         return
     for board in standings.boards_of(result):
         change = standings.offer(result=result, board=board)
         if change is not None:
-            announce(result=result, change=change)
+            _announce(result=result, change=change)
 
 
-def announce(*, result: Result, change: standings.Change) -> None:
-    """Inside the transaction that changed `result`'s board entry: index and push it once committed.
-
-    (games.submitted makes the change in the statement that stores the result, then calls this.)
-    """
+def _announce(*, result: Result, change: standings.Change) -> None:
+    """Inside the transaction that changed `result`'s board entry: index and push it once committed."""
     row = selectors.Row(
         sort_key=change.sort_key,
         progress=standings.rank_key(result).progress,
@@ -62,12 +53,6 @@ def announce(*, result: Result, change: standings.Change) -> None:
         is_guest=result.player.is_guest,
     )
     transaction.on_commit(lambda: _board_changed(change, row), robust=True)
-
-
-def session_progressed(*, session: GameSession) -> None:
-    """After the transaction of an action or a finish has committed: tell its race room, if any."""
-    if session.in_room:  # most games are in no room: no query for them
-        rooms.member_progressed(session=session)
 
 
 def _board_changed(change: standings.Change, row: selectors.Row) -> None:

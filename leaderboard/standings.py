@@ -8,18 +8,22 @@ checked and brought up to date by any process (sync_index below).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 
+from games.boards import clean_twin
+from games.models import Player, Result
+from games.ranking import RankKey
 from leaderboard import rank_index
-from leaderboard.boards import clean_twin
-from leaderboard.models import BoardEntry, BoardVersion, Result
-from leaderboard.ranking import RESULT_ID_WIDTH, RankKey
+from leaderboard.models import BoardEntry, BoardVersion
 from operations import metrics
+from web.database.prepared import fetchone_prepared
 
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
+_P = Player._meta.db_table
 
 _COLUMNS = (
     "board, player_id, result_id, progress, score, moves, elapsed_ms, finished_at, won, undos, sort_key, updated_at"
@@ -30,63 +34,37 @@ _REPLACE = """ON CONFLICT (board, player_id) DO UPDATE SET
     won = excluded.won, undos = excluded.undos, sort_key = excluded.sort_key, updated_at = excluded.updated_at{version}
 WHERE excluded.sort_key < {table}.sort_key"""
 
-# PostgreSQL: one statement. The bump is skipped when a better entry is already visible; if a
-# concurrent result of the same player wins the row lock, the bump is left without an entry,
-# which only makes the next reader catch up with nothing to apply.
-_PG_OFFER = f"""
-WITH bump AS (
-    INSERT INTO {_V} (board, version)
-    SELECT %s, 1
-    WHERE NOT EXISTS (SELECT 1 FROM {_E} WHERE board = %s AND player_id = %s AND sort_key <= %s)
-    ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
-    RETURNING version
+# The offer, one way on PostgreSQL and SQLite. First the board's version is bumped, unless a better
+# entry of the player is already visible or the player was deactivated (asked of the database: the
+# player in hand may have been read before, as a race's are when it ends). The bumped row is locked
+# until the commit, so the board's changes are serialised and a visible version means every lower
+# one is committed. Then the entry:
+# ON CONFLICT ... WHERE compares with the row as it is once locked, so concurrent results of one
+# player keep the best; if such a result wins the row, the bump is left without an entry, which
+# only makes the next reader catch up with nothing to apply.
+_BUMP = f"""INSERT INTO {_V} (board, version)
+SELECT %s, 1 WHERE NOT EXISTS (SELECT 1 FROM {_E} WHERE board = %s AND player_id = %s AND sort_key <= %s)
+  AND EXISTS (SELECT 1 FROM {_P} WHERE id = %s AND is_active)
+ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
+RETURNING version"""
+_OFFER = (
+    f"INSERT INTO {_E} ({_COLUMNS}, version) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
+    + _REPLACE.format(version=", version = excluded.version", table=_E)
+    + "\nRETURNING version"
 )
-INSERT INTO {_E} ({_COLUMNS}, version)
-SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, version FROM bump
-{_REPLACE.format(version=", version = excluded.version", table=_E)}
-RETURNING version
-"""
-# The same offer as steps of a larger statement that stores the result in it (games.submitted).
-_NEW_KEY = "(%(key_prefix)s::text || lpad({source}.id::text, " + str(RESULT_ID_WIDTH) + ", '0'))"
-
-
-def offer_steps(*, source: str, board: str = "board", name: str = "") -> str:
-    """The offer as two WITH steps, `bump{name}` and `offered{name}` (which returns the board's new
-    version): `source` is a step returning the new result's `id`, whose sort key is %(key_prefix)s
-    plus that id, and the board is the statement's parameter named `board`."""
-    new_key = _NEW_KEY.format(source=source)
-    return f"""bump{name} AS (
-    INSERT INTO {_V} (board, version)
-    SELECT %({board})s::varchar, 1 FROM {source}
-    WHERE NOT EXISTS (
-        SELECT 1 FROM {_E} WHERE board = %({board})s AND player_id = %(player)s AND sort_key <= {new_key}
-    )
-    ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
-    RETURNING version
-), offered{name} AS (
-    INSERT INTO {_E} ({_COLUMNS}, version)
-    SELECT %({board})s, %(player)s, {source}.id, %(progress)s::integer, %(score)s::integer, %(moves)s::integer,
-           %(elapsed_ms)s::bigint, %(finished_at)s::timestamptz, %(won)s::boolean, %(undos)s::integer, {new_key},
-           %(now)s::timestamptz, bump{name}.version
-      FROM bump{name}, {source}
-    {_REPLACE.format(version=", version = excluded.version", table=_E)}
-    RETURNING version
-)"""
-
-
-# Anywhere else (SQLite): the same in three statements.
-_UPSERT = (
-    f"INSERT INTO {_E} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
-    + _REPLACE.format(version="", table=_E)
-    + "\nRETURNING id"
-)
-_BUMP = (
-    f"INSERT INTO {_V} (board, version) VALUES (%s, 1) "
-    f"ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1 RETURNING version"
-)
-_STAMP = f"UPDATE {_E} SET version = %s WHERE id = %s"
 # Above this many missed changes a reader rebuilds the index rather than replay them.
 CATCH_UP_LIMIT = 5000
+
+
+def fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    """The first row of one of the write's statements: prepared on PostgreSQL (run on every verified
+    result, planning would cost more than running), plain on SQLite. Inside the result's transaction."""
+    if connection.vendor == "postgresql":
+        return fetchone_prepared(sql, params)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else tuple(row)
 
 
 @dataclass(frozen=True)
@@ -112,50 +90,35 @@ def rank_key(result: Result) -> RankKey:
     )
 
 
-def offer(*, result: Result, board: str | None = None, single_statement: bool | None = None) -> Change | None:
+def offer(*, result: Result, board: str | None = None) -> Change | None:
     """Make `result` the player's entry on `board` (default: the result's own) if it is their best
-    there; the change if there was one.
-
-    Runs inside the result's transaction. ON CONFLICT ... WHERE compares with the row as it is once
-    locked, so concurrent results of one player keep the best; the version row serialises the
-    board's changes, so a visible version means every lower one is committed.
-    """
+    there; the change if there was one. Runs inside the result's transaction."""
     board = board or result.board
     assert board is not None
-    key = rank_key(result)
+    key = rank_key(result).sort_key()
     adapt = connection.ops.adapt_datetimefield_value
+    bumped = fetchone(_BUMP, [board, board, result.player_id, key, result.player_id])
+    if bumped is None:
+        return None  # the player has a better entry there, or ranks nowhere now
+    version = int(bumped[0])
     values = [
         board,
         result.player_id,
         result.pk,
-        key.progress,
+        rank_key(result).progress,
         result.score,
         result.moves,
         result.elapsed_ms,
         adapt(result.finished_at),
         result.won,
         result.undos,
-        key.sort_key(),
+        key,
         adapt(timezone.now()),  # updated_at
+        version,
     ]
-    if single_statement is None:
-        single_statement = connection.vendor == "postgresql"
-    with connection.cursor() as cursor:
-        if single_statement:
-            cursor.execute(_PG_OFFER, [board, board, result.player_id, key.sort_key(), *values])
-            row = cursor.fetchone()
-            if row is None:
-                return None
-            version = int(row[0])
-        else:
-            cursor.execute(_UPSERT, values)
-            row = cursor.fetchone()
-            if row is None:
-                return None
-            cursor.execute(_BUMP, [board])
-            version = int(cursor.fetchone()[0])
-            cursor.execute(_STAMP, [version, row[0]])
-    return Change(board=board, player_id=result.player_id, sort_key=key.sort_key(), version=version)
+    if fetchone(_OFFER, values) is None:
+        return None  # a better result of the player's took the entry meanwhile
+    return Change(board=board, player_id=result.player_id, sort_key=key, version=version)
 
 
 def boards_of(result: Result) -> list[str]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import connection
-
-from leaderboard.models import PlayerStats, Result
+from games.models import Result
+from leaderboard import standings
+from leaderboard.models import PlayerStats
 
 _S = PlayerStats._meta.db_table
 _INTO = (
@@ -31,12 +31,6 @@ _ADD = f"""ON CONFLICT (player_id, variant) DO UPDATE SET
     best_cards_home = CASE WHEN {_BETTER_RUSSIAN} THEN excluded.best_cards_home ELSE {_S}.best_cards_home END,
     best_moves = CASE WHEN {_BETTER_RUSSIAN} THEN excluded.best_moves ELSE {_S}.best_moves END"""
 _COUNT = f"{_INTO}\nVALUES (%s, %s, 1, %s, %s, %s, %s, %s, 0, 0)\n{_ADD}\nRETURNING id"
-# The same upsert as a step of a larger statement (games.submitted): it counts once per row of `source`,
-# with the values of count_values() as parameters.
-COUNT_STEP = f"""{_INTO}
-SELECT %(player)s::bigint, %(variant)s::varchar, 1, %(wins)s::integer, %(clean_wins)s::integer,
-       %(best_score)s::integer, %(best_cards_home)s::integer, %(best_moves)s::integer, 0, 0 FROM {{source}}
-{_ADD}"""
 
 
 def count_values(result: Result) -> dict[str, int | None]:
@@ -58,20 +52,20 @@ def count_result(*, result: Result) -> None:
     """
     variant = result.deal.variant
     values = count_values(result)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _COUNT,
-            [
-                result.player_id,
-                variant,
-                values["wins"],
-                values["clean_wins"],
-                values["best_score"],
-                values["best_cards_home"],
-                values["best_moves"],
-            ],
-        )
-        (stats_id,) = cursor.fetchone()
+    row = standings.fetchone(
+        _COUNT,
+        [
+            result.player_id,
+            variant,
+            values["wins"],
+            values["clean_wins"],
+            values["best_score"],
+            values["best_cards_home"],
+            values["best_moves"],
+        ],
+    )
+    assert row is not None  # an upsert always gives its row
+    (stats_id,) = row
     if result.daily_id is not None and (result.board or "").startswith("daily:"):
         # Results of two days can arrive out of order (an attempt closed at 01:00 the next day):
         # recount from the dates rather than extend a counter.

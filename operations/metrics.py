@@ -163,7 +163,7 @@ def counts(counter: Counter) -> Callable[[F], F]:
 
 
 def push_sent(message: dict[str, Any]) -> dict[str, Any]:
-    """Count a change sent to a group (leaderboard.groups) and stamp when it left."""
+    """Count a change sent to a group (games.groups) and stamp when it left."""
     PUSHES.labels(message.get("type", "")).inc()
     message["sent_at"] = time.time()
     return message

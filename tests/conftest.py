@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from leaderboard.models import Player
+    from games.models import Player
 
 
 def _has_postgres() -> bool:
@@ -65,7 +65,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def make_player(name: str = "alice", password: str = "correct horse 9") -> Player:
-    from leaderboard.models import Player
+    from games.models import Player
 
     player = Player(username=name)
     player.set_password(password)

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db import connections
 from rest_framework.test import APIClient
 
+from games.models import Player
 from leaderboard.hub import close_hub
-from leaderboard.models import Player
 from tests.conftest import make_player
 from web.sockets.consumer import release_database_threads
 

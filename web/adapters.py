@@ -56,7 +56,7 @@ async def consume(
 
 
 # channels_redis. Whether anyone listens to a group is one EXISTS on the key that holds its
-# members (leaderboard.groups.watched); the layer names that key only in its private _group_key.
+# members (games.groups.watched); the layer names that key only in its private _group_key.
 
 
 def redis_group_key(layer: RedisChannelLayer, group: str) -> tuple[str, bytes] | None:

@@ -189,3 +189,44 @@ REFUSALS = {
     422: ErrorDocument,
     429: ErrorDocument,
 }
+
+_PROGRESS = {
+    "player": serializers.CharField(),
+    "moves": serializers.IntegerField(),
+    "score": serializers.IntegerField(),
+    "sequences": serializers.IntegerField(required=False),
+    "cards_home": serializers.IntegerField(required=False),
+    "finished": serializers.BooleanField(),
+    "won": serializers.BooleanField(),
+    "elapsed_ms": serializers.IntegerField(allow_null=True),
+    "undos": serializers.IntegerField(help_text="undos so far (the verified result's once finished)"),
+    "result": serializers.IntegerField(allow_null=True),
+}
+
+RoomDocument = inline_serializer(
+    "Room",
+    {
+        "id": serializers.UUIDField(),
+        "host": serializers.CharField(),
+        "state": serializers.ChoiceField(choices=["lobby", "racing", "finished"]),
+        "variant": serializers.CharField(),
+        "code": serializers.CharField(allow_null=True, help_text="null while a fresh deal's race is on"),
+        "created_at": serializers.DateTimeField(),
+        "started_at": serializers.DateTimeField(allow_null=True, help_text="the go, after the countdown"),
+        "starts_in_ms": serializers.IntegerField(help_text="the countdown to the go; 0 once the race is on"),
+        "ended_at": serializers.DateTimeField(allow_null=True),
+        "players": inline_serializer("RacerProgress", _PROGRESS, many=True),
+        "you": inline_serializer(
+            "RoomViewer",
+            {
+                "member": serializers.BooleanField(),
+                "host": serializers.BooleanField(),
+                "session": serializers.UUIDField(allow_null=True, help_text="your refereed session once started"),
+            },
+        ),
+    },
+)
+
+
+def refusals(*statuses: int) -> dict[int, object]:
+    return {status: ErrorDocument for status in statuses}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import views
+from games.api import rooms, views
 
 urlpatterns = [
     path("sessions", views.SessionsView.as_view(), name="sessions"),
@@ -11,4 +11,9 @@ urlpatterns = [
     path("submissions", views.SubmissionsView.as_view(), name="submissions"),
     path("daily", views.DailyView.as_view(), name="daily"),
     path("variants", views.VariantsView.as_view(), name="variants"),
+    path("rooms", rooms.RoomsView.as_view(), name="rooms"),
+    path("rooms/<str:room_id>", rooms.RoomView.as_view(), name="room"),
+    path("rooms/<str:room_id>/join", rooms.JoinRoomView.as_view(), name="room-join"),
+    path("rooms/<str:room_id>/start", rooms.StartRoomView.as_view(), name="room-start"),
+    path("rooms/<str:room_id>/end", rooms.EndRoomView.as_view(), name="room-end"),
 ]

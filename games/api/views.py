@@ -19,8 +19,8 @@ from games import dailies, live, selectors, services, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from games.deals import MAX_CODE_CHARS
-from leaderboard.api import guests
-from leaderboard.models import Player
+from games.models import Player
+from games.players import guests
 from web import ratelimit
 from web.errors import BadRequest
 
@@ -37,7 +37,7 @@ def _valid(serializer_class: type, request: Request) -> dict:
 
 
 class SessionsView(APIView):
-    permission_classes = [AllowAny]  # a browser without a player becomes a guest here (leaderboard.api.guests)
+    permission_classes = [AllowAny]  # a browser without a player becomes a guest here (games.players.guests)
 
     @extend_schema(
         request=StartSessionSerializer,

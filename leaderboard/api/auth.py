@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard import auth_backend, players
-from leaderboard.api.documents import refusals
-from leaderboard.models import Player
+from games.api.documents import refusals
+from games.models import Player
+from games.players import accounts, auth_backend
 from web.fields import StrictCharField
 
 
@@ -79,7 +79,7 @@ def _signed_in(request: Request, player: Player) -> Response:
         login(request._request, player, backend=auth_backend.PATH)
     if browser:
         return Response({"username": player.username})
-    return Response({"token": players.token_for(player), "username": player.username})
+    return Response({"token": accounts.token_for(player), "username": player.username})
 
 
 class SignUpView(APIView):
@@ -93,7 +93,7 @@ class SignUpView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = players.sign_up(
+        player = accounts.sign_up(
             username=data.validated_data["username"],
             password=data.validated_data["password"],
             address=client_address(request),
@@ -115,7 +115,7 @@ class LogInView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = players.log_in(username=data.validated_data["username"], password=data.validated_data["password"])
+        player = accounts.log_in(username=data.validated_data["username"], password=data.validated_data["password"])
         return _signed_in(request, player)
 
 
@@ -130,7 +130,7 @@ class LogOutView(APIView):
         player = request.user
         assert isinstance(player, Player)
         if request.auth is not None:  # a script's log-out ends its token; the browser's, its session
-            players.revoke_token(player)
+            accounts.revoke_token(player)
         logout(request._request)
         return Response({"ok": True})
 
@@ -142,7 +142,7 @@ class TokensView(APIView):
     def get(self, request: Request) -> Response:
         player = request.user
         assert isinstance(player, Player)
-        return Response({"tokens": players.tokens_of(player)})
+        return Response({"tokens": accounts.tokens_of(player)})
 
 
 class TokenView(APIView):
@@ -156,7 +156,7 @@ class TokenView(APIView):
     def delete(self, request: Request, token_id: str) -> Response:
         player = request.user
         assert isinstance(player, Player)
-        players.revoke_token(player, token_id_=token_id)
+        accounts.revoke_token(player, token_id_=token_id)
         return Response({"ok": True})
 
 

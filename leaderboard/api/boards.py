@@ -11,11 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.documents import refusals
+from games.boards import parse_board
 from games.services import close_expired_dailies
 from leaderboard import selectors
 from leaderboard.api import params
-from leaderboard.api.documents import LeaderboardDocument, refusals
-from leaderboard.boards import parse_board
+from leaderboard.api.documents import LeaderboardDocument
 from web.errors import BadRequest
 
 

@@ -13,9 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.documents import refusals
 from leaderboard import league
 from leaderboard.api import params
-from leaderboard.api.documents import AllTimeDocument, ArchiveDocument, refusals
+from leaderboard.api.documents import AllTimeDocument, ArchiveDocument
 from web.errors import BadRequest
 
 

@@ -10,10 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.documents import refusals
+from games.replays import par_line_document
 from games.services import close_expired_dailies
-from leaderboard.api.documents import ParDocument, ParReplayDocument, refusals
+from leaderboard.api.documents import ParDocument, ParReplayDocument
 from leaderboard.par import par_document
-from leaderboard.replays import par_line_document
 
 _BOARD = OpenApiParameter(
     "board", OpenApiTypes.STR, OpenApiParameter.PATH, description="daily:<YYYY-MM-DD>:<variant>, or its :clean twin"

@@ -1,13 +1,13 @@
-"""Query parameters and the requesting player, checked the same way by every view here."""
+"""Query parameters and the requesting player (games.players.guests), checked the same way by every view here."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext
 from rest_framework.request import Request
 
-from leaderboard.models import Player
+from games.players.guests import player, viewer
 from leaderboard.selectors import DEFAULT_LIMIT, MAX_LIMIT
-from web.errors import BadRequest, NotAuthenticated
+from web.errors import BadRequest
 
 
 def limit(request: Request, *, default: int = DEFAULT_LIMIT) -> int:
@@ -26,14 +26,4 @@ def cursor(request: Request) -> str | None:
         raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
     return text
 
-
-def viewer(request: Request) -> Player | None:
-    user = request.user
-    return user if isinstance(user, Player) and user.is_authenticated else None
-
-
-def player(request: Request) -> Player:
-    found = viewer(request)
-    if found is None:
-        raise NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
-    return found
+__all__ = ["cursor", "limit", "player", "viewer"]

@@ -10,8 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.documents import refusals
 from leaderboard.api import params
-from leaderboard.api.documents import PlayerPageDocument, refusals
+from leaderboard.api.documents import PlayerPageDocument
 from leaderboard.profiles import player_page
 
 RESULTS_PER_PAGE = 20

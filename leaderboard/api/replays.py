@@ -10,8 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard.api.documents import ReplayDocument, refusals
-from leaderboard.replays import replay_document
+from games.api.documents import refusals
+from games.replays import replay_document
+from leaderboard.api.documents import ReplayDocument
 
 
 class ReplayView(APIView):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leaderboard.api import auth, boards, league, par, player_pages, replays, rooms
+from leaderboard.api import auth, boards, league, par, player_pages, replays
 
 urlpatterns = [
     path("auth/signup", auth.SignUpView.as_view(), name="signup"),
@@ -16,9 +16,4 @@ urlpatterns = [
     path("leaderboards/<str:board>", boards.LeaderboardView.as_view(), name="leaderboard"),
     path("players/<str:name>", player_pages.PlayerPageView.as_view(), name="player-page"),
     path("results/<str:result_id>/replay", replays.ReplayView.as_view(), name="result-replay"),
-    path("rooms", rooms.RoomsView.as_view(), name="rooms"),
-    path("rooms/<str:room_id>", rooms.RoomView.as_view(), name="room"),
-    path("rooms/<str:room_id>/join", rooms.JoinRoomView.as_view(), name="room-join"),
-    path("rooms/<str:room_id>/start", rooms.StartRoomView.as_view(), name="room-start"),
-    path("rooms/<str:room_id>/end", rooms.EndRoomView.as_view(), name="room-end"),
 ]

@@ -22,8 +22,8 @@ REVIEWED = {"archive", "all-time", "leaderboard", "not-found"}
 def _world(browser, server) -> tuple[dict[str, str], dict]:
     """A signed-up player with a won game, a Russian game, a race room and a past daily."""
     from games.dailies import daily_for
+    from games.models import Player
     from games.services import start_session
-    from leaderboard.models import Player
 
     setup = browser.new_context(base_url=server, reduced_motion="reduce")
     page = setup.new_page()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.models import Player
+from games.models import Player
 from tests.e2e.conftest import new_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

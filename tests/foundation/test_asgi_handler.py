@@ -15,7 +15,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from leaderboard.models import Player
+from games.models import Player
 from tests.conftest import make_player
 from web import http
 

@@ -7,7 +7,7 @@ from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard.models import Player
+from games.models import Player
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db

@@ -27,20 +27,6 @@ def test_play_appends_through_one_prepared_statement(unlimited_actions: None) ->
     assert connection.connection.prepare_threshold is None  # nothing else on the connection is prepared
 
 
-def test_a_verified_submission_is_stored_by_one_prepared_statement() -> None:
-    from rest_framework.test import APIClient
-
-    from games import submitted
-
-    client = APIClient()
-    client.force_authenticate(make_player("submitter"))
-    for _ in range(2):
-        answer = client.post("/api/submissions", {"code": "SP1-S1C-AAAAAAA", "moves": ["D"]}, format="json")
-        assert answer.status_code == 201, answer.content
-    assert submitted.available()
-    assert _prepared_like("WITH made AS") == 1
-
-
 def test_rows_and_no_rows_come_back_as_tuples_and_none() -> None:
     assert fetchone_prepared("SELECT %(n)s::int + 1, 'x'", {"n": 41}) == (42, "x")
     assert fetchone_prepared("SELECT 1 WHERE false", []) is None

@@ -12,8 +12,8 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard import token_auth
-from leaderboard.models import Player
+from games.models import Player
+from games.players import token_auth
 from tests.conftest import make_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]

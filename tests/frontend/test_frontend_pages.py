@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from leaderboard.models import Player
+from games.models import Player
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 PAGES = [
@@ -60,8 +60,8 @@ def test_a_page_about_something_missing_is_a_404_page_without_scripts(path: str)
 
 @pytest.mark.django_db
 def test_pages_of_things_that_exist_render() -> None:
+    from games.rooms import create_room
     from games.services import apply_action, finish_session, start_session
-    from leaderboard.rooms import create_room
 
     client = Client()
     client.get("/")

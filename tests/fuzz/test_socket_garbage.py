@@ -14,10 +14,9 @@ from django.conf import settings
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games.models import GameAction
+from games import rooms
+from games.models import GameAction, Player
 from games.services import start_session
-from leaderboard import rooms
-from leaderboard.models import Player
 from tests.conftest import make_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]

@@ -8,8 +8,7 @@ from rest_framework.test import APIClient
 
 from games import live
 from games.engine import Game, parse_action
-from games.models import GameAction, GameSession
-from leaderboard.models import Result
+from games.models import GameAction, GameSession, Result
 from tests.games.play_helpers import expected_state, vector_log, winning_log
 
 pytestmark = pytest.mark.django_db

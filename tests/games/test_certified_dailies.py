@@ -251,7 +251,7 @@ def test_no_get_address_tells_the_par_the_line_or_the_candidates_of_a_certified_
     from rest_framework.authtoken.models import Token
 
     from games import services
-    from leaderboard.models import Result
+    from games.models import Result
     from tests.conftest import make_player
     from tests.security.crawl import addresses
 

@@ -14,9 +14,8 @@ from rest_framework.test import APIClient
 
 from games import dailies, services
 from games.engine import DAILY_VARIANTS, Game, GameCode
-from games.models import Daily, GameSession
+from games.models import Daily, GameSession, Player, Result
 from games.selectors import session_document
-from leaderboard.models import Player, Result
 from tests.conftest import make_player
 from tests.games.play_helpers import card_mentions, visible_cards
 from web.errors import NotAuthenticated
@@ -135,7 +134,7 @@ def test_after_midnight_the_days_daily_gives_no_ranked_attempt(player: Player) -
 def test_a_guest_is_asked_to_sign_up_for_the_daily_and_is_served_after_signing_up() -> None:
     from django.test import Client
 
-    from leaderboard.players import create_guest
+    from games.players.accounts import create_guest
     from tests.security.snapshot import snapshot
 
     guest = create_guest()

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from config.asgi import application
 from games.engine import ALL_VARIANTS
-from leaderboard.models import Player
+from games.models import Player
 from tests.games.play_helpers import card_mentions, visible_cards
 
 pytestmark = pytest.mark.django_db(transaction=True)

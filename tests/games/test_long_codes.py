@@ -11,8 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.engine import Game, GameCode, replay
-from games.models import Deal, GameSession
-from leaderboard.models import Player, Result, Room
+from games.models import Deal, GameSession, Player, Result, Room
 from tests.conftest import make_player
 from tests.leaderboard.factories import legal_walk
 

@@ -10,9 +10,8 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games.models import GameAction
+from games.models import GameAction, Player
 from games.services import start_session
-from leaderboard.models import Player
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)

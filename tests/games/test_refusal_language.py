@@ -19,9 +19,9 @@ from rest_framework.test import APIClient
 from config.asgi import application
 from games import refusals
 from games.engine import Game, parse_action
+from games.models import Player
+from games.players.accounts import create_guest
 from games.services import start_session
-from leaderboard.models import Player
-from leaderboard.players import create_guest
 from tests.engine.test_engine_rules_ids import CASES
 from tests.leaderboard.factories import daily_of
 

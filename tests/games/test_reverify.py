@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from leaderboard.models import Result
+from games.models import Result
 from tests.games.play_helpers import winning_log
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.engine import Game
-from games.models import GameSession
-from leaderboard.models import Player
+from games.models import GameSession, Player
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +87,7 @@ def test_another_players_session_is_answered_like_a_missing_one(player_api: APIC
 
 
 def test_guests_play_unranked(api: APIClient) -> None:
-    from leaderboard.players import create_guest
+    from games.players.accounts import create_guest
 
     api.force_authenticate(create_guest())
     doc = api.post("/api/sessions", {"code": "SD1-S2-AAAAAAA"}, format="json").json()
@@ -117,7 +116,7 @@ def test_a_concealed_session_names_neither_its_code_nor_its_code_board(player: P
     assert doc["result"]["code"] is None and doc["result"]["board"] is None and doc["result"]["rank"] is None
     assert session.deal.code not in str(doc)
     assert not BoardEntry.objects.exists()  # a hidden race's results rank when it ends
-    session.conceal_code = False  # the race ended: leaderboard.rooms ranks its results
+    session.conceal_code = False  # the race ended: games.rooms ranks its results
     rank_result(result=session.result)  # type: ignore[attr-defined]
     revealed = session_document(session, game, now=timezone.now())
     assert revealed["board"] == f"code:{session.deal.code}" and revealed["result"]["rank"] == 1

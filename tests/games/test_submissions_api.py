@@ -10,8 +10,7 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.models import Submission
-from leaderboard.models import Result
+from games.models import Result, Submission
 from tests.conftest import make_player
 from tests.games.play_helpers import expected_state, winning_log
 

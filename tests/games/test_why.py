@@ -7,9 +7,8 @@ import pytest
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
-from games.models import GameAction, GameSession
+from games.models import GameAction, GameSession, Player
 from games.services import apply_action, start_session
-from leaderboard.models import Player
 from tests.games.test_play_socket import open_socket, token_of
 from tests.security.snapshot import snapshot
 

@@ -16,12 +16,11 @@ from django.db import transaction
 from django.test import TestCase
 from django.utils import timezone
 
+from games import verified
 from games.deals import deal_for
 from games.engine import Game, GameCode, Undo, replay
-from games.models import Daily
+from games.models import Daily, Player, Result
 from games.verification import canonical
-from leaderboard import services
-from leaderboard.models import Player, Result
 
 _names = itertools.count(1)
 # Winning logs among the shared engine vectors (tests/engine/vectors/replays.json).
@@ -107,7 +106,7 @@ def make_result(
             verified_at=now,
             **fields,
         )
-        services.record_result(result=result)
+        verified.announce(verified.Event(kind="verified", result=result))
     return result
 
 

@@ -9,8 +9,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.models import Player
 from games.verification import canonical
-from leaderboard.models import Player
 from tests.leaderboard.factories import SPIDER_WIN, daily_of, make_result, named, vector_log
 
 CODE = "SP1-S4C-AAAAAAD"

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.db import transaction
 
 from config.routing import websocket_urlpatterns
+from games.boards import parse_board
+from games.models import Player
 from leaderboard import selectors
-from leaderboard.boards import parse_board
-from leaderboard.models import Player
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
 from tests.leaderboard.watchers import apply_message
 

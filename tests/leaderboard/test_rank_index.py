@@ -10,8 +10,8 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
+from games.boards import parse_board
 from leaderboard import rank_index, selectors
-from leaderboard.boards import parse_board
 from leaderboard.models import BoardEntry
 from leaderboard.sql_ranks import SqlRanks
 from tests.leaderboard.factories import SPIDERETTE_WIN, legal_walk, make_result, named, vector_log

@@ -10,7 +10,8 @@ from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from leaderboard import groups, rank_index
+from games import groups
+from leaderboard import rank_index
 from leaderboard.models import BoardVersion
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, vector_log

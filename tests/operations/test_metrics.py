@@ -15,10 +15,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.test import APIClient
 
 from config.asgi import application
+from games.boards import parse_board
+from games.models import Player
 from games.services import start_session
 from leaderboard import selectors
-from leaderboard.boards import parse_board
-from leaderboard.models import Player
 from operations import drain, metrics
 from tests.games.test_play_socket import open_socket, token_of
 from tests.leaderboard.factories import SPIDERETTE_WIN, legal_walk, make_result, named, vector_log

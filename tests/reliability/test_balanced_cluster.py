@@ -54,7 +54,7 @@ class Tally:
 def _players(env: dict[str, str]) -> list[str]:
     """Players with tokens, straight into the database (sign-up's password hashing is not under test)."""
     code = (
-        "import json; from rest_framework.authtoken.models import Token; from leaderboard.models import Player; "
+        "import json; from rest_framework.authtoken.models import Token; from games.models import Player; "
         f"ps = Player.objects.bulk_create([Player(username=f'c{{i}}', password='!') for i in range({PLAYERS})]); "
         "print(json.dumps([Token.objects.create(user=p).key for p in ps]))"
     )

@@ -15,8 +15,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Daily, GameSession
-from leaderboard.models import Player
+from games.models import Daily, GameSession, Player
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 from tests.security.test_rate_limits import as_player, assert_limited

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from leaderboard.models import Player
+from games.models import Player
 from tests.security.snapshot import snapshot
 from tests.security.test_limits import POSTS, filled
 

@@ -16,11 +16,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import services
+from games import rooms, services
 from games.engine import Game, GameCode
-from games.models import GameSession
-from leaderboard import rooms
-from leaderboard.models import BoardEntry, Player, Result
+from games.models import GameSession, Player, Result
+from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.reliability.db import legal_plan
 from tests.security.crawl import addresses, cards_named

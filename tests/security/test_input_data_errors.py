@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from rest_framework.test import APIClient
 
+from games.models import Player
 from games.services import finish_session, start_session
-from leaderboard.models import Player
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 

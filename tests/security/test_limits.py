@@ -10,11 +10,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games import rooms
 from games.engine import MAX_LOG_TOKENS
-from games.models import GameAction, GameSession
+from games.models import GameAction, GameSession, Player
 from games.services import start_session
-from leaderboard import rooms
-from leaderboard.models import Player
 from tests.security.snapshot import snapshot
 
 pytestmark = pytest.mark.django_db

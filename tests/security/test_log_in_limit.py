@@ -16,8 +16,8 @@ from django.contrib.auth.backends import ModelBackend
 from django.db import connections
 from django.test import Client
 
-from leaderboard import password_checks
-from leaderboard.players import create_guest
+from games.players import password_checks
+from games.players.accounts import create_guest
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 from web.errors import RateLimited

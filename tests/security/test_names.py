@@ -8,13 +8,12 @@ from itertools import product
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
+from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
-from leaderboard import names
-from leaderboard.models import Player
-from leaderboard.players import create_guest
+from games.models import Player
+from games.players import names
+from games.players.accounts import create_guest
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 
@@ -136,21 +135,6 @@ def test_the_mapping_agrees_with_unicodes_confusables() -> None:
     for char, written in names.CONFUSABLES.items():
         if len(written) == 1 and written not in ALPHABET:
             assert any(entry["c"] == written for entry in library_data()["l"]), (char, written)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_gives_existing_players_keys_and_the_earliest_look_alike_keeps_its_own() -> None:
-    executor = MigrationExecutor(connection)
-    executor.migrate([("leaderboard", "0008_stats_clean_wins_russian_best")])
-    old = executor.loader.project_state([("leaderboard", "0008_stats_clean_wins_russian_best")]).apps
-    OldPlayer = old.get_model("leaderboard", "Player")
-    for name, guest in (("Alice", False), ("AIice", False), ("bob", False), ("~guest-0a1b", True)):
-        OldPlayer.objects.create(username=name, is_guest=guest, password="!")
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
-    keys = dict(Player.objects.values_list("username", "name_key"))
-    assert keys == {"Alice": "a|ice", "AIice": None, "bob": "bob", "~guest-0a1b": None}
-    assert sign_up("A1ice").status_code == 409
 
 
 @pytest.mark.django_db

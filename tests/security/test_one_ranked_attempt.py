@@ -12,8 +12,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.models import GameAction, GameSession
-from leaderboard.models import Player, Result
+from games.models import GameAction, GameSession, Player, Result
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,8 +12,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.asgi import application
-from leaderboard import rooms
-from leaderboard.models import Player, RoomMember
+from games import rooms
+from games.models import Player, RoomMember
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 

@@ -9,7 +9,7 @@ from django.conf import global_settings, settings
 from django.contrib.auth.hashers import get_hasher, identify_hasher
 from rest_framework.test import APIClient
 
-from leaderboard.models import Player
+from games.models import Player
 from tests.security.snapshot import snapshot
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.asgi import application
+from games.models import Player
 from games.services import start_session
-from leaderboard.models import Player
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 from web import ratelimit

@@ -15,9 +15,8 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.engine import Game
-from games.models import Daily, Deal, GameSession
+from games.models import Daily, Deal, GameSession, Player, Result, Room
 from games.secret_codes import CANNOT_BE_PLAYED
-from leaderboard.models import Player, Result, Room
 from tests.conftest import make_player
 from tests.leaderboard.factories import daily_of, legal_walk
 from tests.security.snapshot import snapshot

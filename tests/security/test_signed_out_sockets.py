@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from config.asgi import application
 from games import services
-from games.models import GameSession
-from leaderboard.models import BoardEntry, Player, Result
+from games.models import GameSession, Player, Result
+from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 

@@ -18,7 +18,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 def _token_authentication() -> Any:
     """The HTTP API's token authentication (the first TokenAuthentication among DRF's
-    DEFAULT_AUTHENTICATION_CLASSES: the token cache, leaderboard/token_auth.py), so that a socket
+    DEFAULT_AUTHENTICATION_CLASSES: the token cache, games/players/token_auth.py), so that a socket
     accepts and refuses the same tokens as the API, without this package naming an app."""
     from rest_framework.authentication import TokenAuthentication
     from rest_framework.settings import api_settings
@@ -62,7 +62,7 @@ class TokenAuthMiddleware(BaseMiddleware):
 def still_signed_in(scope: dict[str, Any]) -> bool:
     """Whether the credentials a socket was opened with still stand: its token is not revoked or
     expired, or its session not ended; and its player is still active. In a database thread; a
-    token's answer mostly comes from the token cache (leaderboard/token_auth.py), a session's costs two
+    token's answer mostly comes from the token cache (games/players/token_auth.py), a session's costs two
     small queries."""
     from django.contrib.auth import SESSION_KEY, get_user_model
     from rest_framework.exceptions import AuthenticationFailed

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.models import Result
 from games.verification import Refused, verify
-from leaderboard.models import Result
 
 
 class Command(BaseCommand):

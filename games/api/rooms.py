@@ -12,10 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard import rooms
-from leaderboard.api import guests, params
-from leaderboard.api.documents import RoomDocument, refusals
-from leaderboard.models import Player
+from games import rooms
+from games.api.documents import RoomDocument, refusals
+from games.models import Player
+from games.players import guests
 from web.fields import StrictCharField
 
 ROOM_ID = OpenApiParameter("room_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
@@ -33,7 +33,7 @@ def _answer(room_id: object, viewer: Player | None, code: int = status.HTTP_200_
 
 
 class RoomsView(APIView):
-    permission_classes = [AllowAny]  # a browser without a player becomes a guest here (leaderboard.api.guests)
+    permission_classes = [AllowAny]  # a browser without a player becomes a guest here (games.players.guests)
 
     @extend_schema(
         operation_id="create_room",
@@ -60,7 +60,7 @@ class RoomView(APIView):
         responses={200: RoomDocument, **refusals(404, 429)},
     )
     def get(self, request: Request, room_id: str) -> Response:
-        return _answer(room_id, params.viewer(request))
+        return _answer(room_id, guests.viewer(request))
 
 
 class JoinRoomView(APIView):
@@ -89,7 +89,7 @@ class StartRoomView(APIView):
         responses={200: RoomDocument, **refusals(401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, room_id: str) -> Response:
-        player = params.player(request)
+        player = guests.player(request)
         rooms.start_room(room_id=room_id, player=player)
         return _answer(room_id, player)
 
@@ -105,6 +105,6 @@ class EndRoomView(APIView):
         responses={200: RoomDocument, **refusals(401, 403, 404, 429)},
     )
     def post(self, request: Request, room_id: str) -> Response:
-        player = params.player(request)
+        player = guests.player(request)
         rooms.end_room(room_id=room_id, player=player)
         return _answer(room_id, player)

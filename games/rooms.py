@@ -15,12 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import secret_codes
+from games import groups, secret_codes, verified
 from games.deals import fresh_code, parse_code, parse_variant_or_refuse
-from games.models import GameSession
-from leaderboard import groups
-from leaderboard.models import Player, Result, Room, RoomMember
-from leaderboard.ranking import RankKey
+from games.models import GameSession, Player, Result, Room, RoomMember
+from games.ranking import RankKey
 from web.errors import BadRequest, Conflict, Forbidden, NotFound
 
 MAX_PLAYERS = 12
@@ -115,6 +113,12 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
     return room
 
 
+def session_progressed(*, session: GameSession) -> None:
+    """After the transaction of an action or a finish has committed: tell its race room, if any."""
+    if session.in_room:  # most games are in no room: no query for them
+        member_progressed(session=session)
+
+
 def member_progressed(*, session: GameSession) -> None:
     """After a member's action or finish commits: the room hears of it, and ends when all are done."""
     member = RoomMember.objects.filter(session_id=session.pk).only("room_id").first()
@@ -128,9 +132,8 @@ def member_progressed(*, session: GameSession) -> None:
 
 
 def _finish(room: Room, now: dt.datetime) -> None:
-    """The race is over: its code is no longer secret, and its results rank on their boards now."""
-    from leaderboard.services import rank_result  # it imports this module
-
+    """The race is over: its code is no longer secret, and its results rank on their boards now
+    (announced as revealed: they were counted when they were verified)."""
     room.state, room.ended_at = Room.State.FINISHED, now
     room.save(update_fields=["state", "ended_at"])
     # The update waits for a member's finish still in flight, so the read below sees its result.
@@ -140,7 +143,7 @@ def _finish(room: Room, now: dt.datetime) -> None:
         for result in ranked.order_by("pk"):
             assert result.session is not None
             result.session.conceal_code = False
-            rank_result(result=result)
+            verified.announce(verified.Event(kind="revealed", result=result))
 
 
 def _announce_on_commit(room: Room) -> None:

@@ -9,10 +9,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import selectors, services
-from games.models import GameAction
-from leaderboard import rooms
-from leaderboard.models import Player
+from games import rooms, selectors, services
+from games.models import GameAction, Player
 from tests.leaderboard.factories import named
 from tests.security.snapshot import snapshot
 

@@ -1,4 +1,4 @@
-"""The submission's one-statement write (games.submitted) stores exactly what the ORM path stores.
+"""The one write of a verified result (games.results.store_verified), as a submission makes it.
 
 Deal made once and reused, the result with its canonical log, the statistics, the board entry with
 its sort key and version, the rank index and the live push after the commit; guests unranked.
@@ -13,13 +13,13 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from games import submitted
+from games import groups
 from games.deals import deal_for
 from games.engine import GameCode
-from games.models import Deal
+from games.models import Deal, Player, Result
 from games.verification import canonical, verify
-from leaderboard import groups, rank_index, standings
-from leaderboard.models import BoardEntry, BoardVersion, Player, PlayerStats, Result
+from leaderboard import rank_index, standings
+from leaderboard.models import BoardEntry, BoardVersion, PlayerStats
 from tests.conftest import make_player
 from tests.games.play_helpers import vector_log, winning_log
 from tests.leaderboard.watchers import watching
@@ -116,11 +116,10 @@ def test_a_submission_stores_its_result_statistics_entry_and_pushes_after_commit
 
 
 @pytest.mark.django_db
-def test_the_statement_stores_what_the_orm_path_stores(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_players_results_rank_on_the_board_and_its_clean_twin() -> None:
     one, other = make_player("statement"), make_player("orm")
     code = "SD1-S1-HJSZOZN"
     answers = [_submit(one, winning_log(code)[:n], code) for n in (30, 0)]
-    monkeypatch.setattr(submitted, "available", lambda: False)  # the portable path (SQLite's)
     orm_answers = [_submit(other, winning_log(code)[:n], code) for n in (30, 0)]
     assert _rows(one) == _rows(other)
     strip = [{k: v for k, v in a.items() if k not in ("id", "player", "verified_at")} for a in answers + orm_answers]
@@ -224,21 +223,3 @@ def test_the_quick_check_takes_ordinary_submissions() -> None:
     from games.api.views import _plainly_valid_submission
 
     assert all(_plainly_valid_submission(body) is not None for body in _BODIES[:3])
-
-
-@pytest.mark.django_db
-@pytest.mark.postgres  # the one-statement write is PostgreSQL's
-def test_a_deal_raced_in_by_another_request_is_found_by_a_second_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = submitted._execute
-    runs: list[int] = []
-
-    def racing(*args: Any) -> Any:  # the first run's snapshot missed a deal another request committed
-        runs.append(1)
-        return None if len(runs) == 1 else real(*args)
-
-    monkeypatch.setattr(submitted, "_execute", racing)
-    answer = _submit(make_player("raced"), LOG[:10])
-    assert len(runs) == 2 and Result.objects.filter(pk=answer["id"]).exists()
-    monkeypatch.setattr(submitted, "_execute", lambda *args: None)
-    response = _client(make_player("raced-twice")).post("/api/submissions", {"code": CODE, "moves": []}, format="json")
-    assert response.status_code == 409 and "again" in response.json()["error"]["message"]

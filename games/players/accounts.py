@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework.authtoken.models import Token
 
-from leaderboard import names, token_auth
-from leaderboard.models import GUEST_PREFIX, Player
+from games.models import GUEST_PREFIX, Player
+from games.players import names, token_auth
 from web import ratelimit
 from web.errors import Conflict, NotAuthenticated, NotFound, Unprocessable
 

@@ -12,11 +12,22 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from games.boards import Board, parse_board
+from games.dailies import daily_for, utc_today
 from games.engine import Game
+from games.models import Daily, Result
 from games.selectors import result_document, table_counts
-from leaderboard.models import Result
-from leaderboard.par import published_daily
 from web.errors import BadRequest, NotFound
+
+
+def published_daily(board_id: object, *, now: dt.datetime) -> tuple[Board, Daily]:
+    """The board and its daily, if it is a daily board whose day is published; NotFound otherwise."""
+    board = parse_board(board_id, today=utc_today(now))
+    if board.date is None:
+        raise NotFound(gettext("Only a daily's board has a par."))
+    if now < Daily(date=board.date).publishes_at:
+        raise NotFound(gettext("A daily's par and the solver's line are shown once its day is over."))
+    return board, daily_for(board.date, board.variant, now=now)
 
 
 def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dict[str, Any]:

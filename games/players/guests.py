@@ -19,14 +19,29 @@ from django.utils.translation import gettext, gettext_noop
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
-from leaderboard import auth_backend
-from leaderboard.api.params import viewer
-from leaderboard.models import Player
-from leaderboard.players import create_guest
+from games.models import Player
+from games.players import auth_backend
+from games.players.accounts import create_guest
 from web import ratelimit
 from web.errors import NotAuthenticated
 
 T = TypeVar("T")
+
+
+NEEDS_A_PLAYER = gettext_noop("Sign in or start a guest game first: this needs a player.")
+
+
+def viewer(request: Request) -> Player | None:
+    """The requesting player, if there is one (no guest is made)."""
+    user = request.user
+    return user if isinstance(user, Player) and user.is_authenticated else None
+
+
+def player(request: Request) -> Player:
+    found = viewer(request)
+    if found is None:
+        raise NotAuthenticated(gettext(NEEDS_A_PLAYER))
+    return found
 
 
 def client_address(request: Request) -> str:
@@ -39,7 +54,7 @@ def play_as(request: Request, play: Callable[[Player], T]) -> T:
     if player is not None:
         return play(player)
     if request.auth is not None or getattr(request._request, "session", None) is None:
-        raise NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
+        raise NotAuthenticated(gettext(NEEDS_A_PLAYER))
     SessionAuthentication().enforce_csrf(request)  # a page on another site cannot make a guest
     ratelimit.hit(
         "guests",

@@ -40,6 +40,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import router
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
@@ -48,9 +49,9 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from leaderboard.models import Player
 from web.redis_clients import shared_client
 
+Player = get_user_model()  # imported once the apps are ready (DRF's settings, the app's ready())
 log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 60

@@ -1,0 +1,60 @@
+"""Storing a verified result: the one write every path ends in (a session's finish or give-up, a
+daily attempt closed at its publication, a batch submission).
+
+The result is stored and announced (games.verified) in one transaction, so what the listeners
+write with it (the boards, the statistics) commits with it or not at all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import verified
+from games.models import Daily, Deal, GameSession, Player, Result
+from games.verification import Outcome
+
+
+def store_verified(
+    *,
+    player: Player,
+    outcome: Outcome,
+    deal: Deal,
+    board: str | None,
+    finished_at: dt.datetime,
+    daily: Daily | None = None,
+    session: GameSession | None = None,
+    elapsed_ms: int | None = None,
+) -> Result:
+    """Store the verified `outcome` of `player` (a guest's ranks on no board) and announce it.
+
+    Joins the caller's transaction if there is one (a session's finish holds its row lock). A
+    secret race's result is announced held back: it ranks when the race ends (games.rooms).
+    """
+    result = Result(
+        player=player,
+        deal=deal,
+        daily=daily,
+        session=session,
+        source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
+        board=None if player.is_guest else board,
+        score=outcome.score,
+        moves=outcome.moves,
+        won=outcome.won,
+        sequences=outcome.sequences,
+        cards_home=outcome.cards_home,
+        elapsed_ms=elapsed_ms,
+        actions=outcome.actions,
+        undos=outcome.undos,
+        log=" ".join(outcome.tokens),
+        finished_at=finished_at,
+        verified_at=timezone.now(),
+    )
+    with transaction.atomic(savepoint=False):
+        result.save(force_insert=True)
+        verified.announce(
+            verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.conceal_code))
+        )
+    return result

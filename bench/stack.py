@@ -35,7 +35,9 @@ if str(ROOT) not in sys.path:
 
 PG = "postgres://postgres@127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379"
-REDIS_DB = 9
+# Several people's runs may share one server: BENCH_DATABASE and BENCH_REDIS_DB name a run's own
+# database (created and dropped by the run) and Redis database (only its prefix's keys are deleted).
+REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "9"))
 PYTHON = sys.executable
 DAPHNE = str(Path(PYTHON).with_name("daphne"))
 
@@ -87,7 +89,7 @@ class Stack:
     ) -> None:
         self.tag = f"bench_{os.getpid()}"
         self.app = app
-        self.db = self.tag
+        self.db = os.environ.get("BENCH_DATABASE") or self.tag
         self.workers = workers
         self.time_limit = time_limit
         self.quiet = quiet

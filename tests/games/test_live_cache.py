@@ -30,7 +30,7 @@ def test_put_keeps_a_copy_of_the_game_beside_a_frozen_session() -> None:
         0,
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
-        kept.session.action_count = 99  # type: ignore[misc]  (nobody can change what the cache holds)
+        kept.session.action_count = 99  # type: ignore[misc]  # nobody can change what the cache holds
 
 
 def test_a_reader_gets_the_cached_game_only_for_the_log_length_it_reflects() -> None:

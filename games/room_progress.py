@@ -11,7 +11,10 @@ No row lock is taken: a push only reads.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
+import os
 import threading
 import time
 import uuid
@@ -19,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
 from django.db import connections
 
 log = logging.getLogger(__name__)
@@ -29,6 +34,45 @@ _KEPT = 1024  # rooms remembered before idle ones are dropped
 
 class Pending(Protocol):
     def cancel(self) -> None: ...
+
+
+def _later(delay: float, call: Callable[[], None]) -> Pending:
+    """Run `call` after `delay`: on the server's event loop when the caller runs in one of its
+    sync_to_async threads, else on a thread of its own."""
+    loop = _server_loop()
+    return _OnLoop(loop, delay, call) if loop is not None else _timer(delay, call)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that runs this sync_to_async thread's caller, if any (asgiref's own
+    threadlocal: async_to_sync finds the loop the same way). The in-memory channel layer's queues
+    belong to that loop: a push sent from another loop might not wake its sockets."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if isinstance(loop, asyncio.AbstractEventLoop) and loop.is_running() else None
+
+
+class _OnLoop:
+    """`call` run after `delay` in a sync thread of `loop` (so its sends go out on that loop)."""
+
+    _running: set[asyncio.Future[None]] = set()  # the tasks are kept until done
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, delay: float, call: Callable[[], None]) -> None:
+        self.cancelled = False
+
+        def due() -> None:
+            if not self.cancelled:
+                # On a thread of the loop's pool: the caller's thread may be busy by then.
+                task = asyncio.ensure_future(database_sync_to_async(call, thread_sensitive=False)(), loop=loop)
+                self._running.add(task)
+                task.add_done_callback(self._running.discard)
+
+        # In a context of its own, not the caller's (whose sync thread asgiref would see as nested).
+        loop.call_soon_threadsafe(loop.call_later, delay, due, context=contextvars.Context())
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 def _timer(delay: float, call: Callable[[], None]) -> Pending:
@@ -47,9 +91,20 @@ def _timer(delay: float, call: Callable[[], None]) -> Pending:
 
 
 @dataclass
+class _Due:
+    """A push due at a window's end (only the room's current one is sent)."""
+
+    handle: Pending | None = None
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+
+
+@dataclass
 class _Room:
     last: float = float("-inf")  # when the last push of this room started
-    pending: Pending | None = None  # the push due at the window's end
+    pending: _Due | None = None  # the push due at the window's end
     sending: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -63,7 +118,7 @@ class Throttle:
         *,
         interval: float = INTERVAL,
         clock: Callable[[], float] = time.monotonic,
-        later: Callable[[float, Callable[[], None]], Pending] = _timer,
+        later: Callable[[float, Callable[[], None]], Pending] = _later,
     ) -> None:
         self._send_room = send
         self.interval = interval
@@ -80,7 +135,8 @@ class Throttle:
                 return  # the push at the window's end reads this change too
             wait = room.last + self.interval - self._clock()
             if wait > 0:
-                room.pending = self._later(wait, lambda: self._trailing(room_id, room))
+                room.pending = due = _Due()
+                due.handle = self._later(wait, lambda: self._trailing(room_id, room, due))
                 return
             room.last = self._clock()
         self._send(room_id, room)
@@ -103,9 +159,9 @@ class Throttle:
                     room.pending.cancel()
             self._rooms.clear()
 
-    def _trailing(self, room_id: uuid.UUID, room: _Room) -> None:
+    def _trailing(self, room_id: uuid.UUID, room: _Room, due: _Due) -> None:
         with self._guard:
-            if room.pending is None:
+            if room.pending is not due:
                 return  # pushed at once meanwhile, or cleared
             room.pending = None
             room.last = self._clock()

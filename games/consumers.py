@@ -37,11 +37,11 @@ def _act(scope: dict[str, Any], player: Player, session_id: str, message: dict[s
         )
         return {"type": "why", **answer}
     if message["type"] == "action":
-        session, game = services.apply_action(
+        played = services.apply_action(
             player=player, session_id=session_id, token=message.get("action"), at=message.get("at"), now=now
         )
-    else:
-        session, game = services.finish_session(player=player, session_id=session_id, now=now)
+        return {"type": "session", **selectors.session_document(played.session, played.game, now=now)}
+    session, game = services.finish_session(player=player, session_id=session_id, now=now)
     return {"type": "session", **selectors.session_document(session, game, now=now)}
 
 

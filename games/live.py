@@ -1,17 +1,20 @@
-"""Live games of this process: each session's engine state beside the session it belongs to.
+"""Live games of this process: each session's engine state beside what play needs of its row.
 
 State is a pure function of (code, log). An entry is trusted only as far as
 the database confirms it: a write is conditional on the stored log length the
-entry reflects (see `games.moves.append`), so an entry that another worker
-made stale is caught and rebuilt by replay. Any worker can serve any session.
+entry reflects (see `games.play_repository.append`), so an entry that another
+worker made stale is caught and rebuilt by replay. Any worker can serve any session.
 
-Sockets act on several threads: an entry is taken out of the cache while it
-is changed and put back as a copy, so no reader ever sees it change.
+An entry holds a `LiveSession`, a frozen copy of the row's fields that play
+reads, never a model instance: nothing a caller does to it can reach the cache.
+Sockets act on several threads: an entry is taken out of the cache while its
+game is changed and put back with a copy of the game, so no reader ever sees it change.
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
+import datetime as dt
 import threading
 import uuid
 from collections import OrderedDict
@@ -21,8 +24,89 @@ from games.models import GameAction, GameSession
 
 CAPACITY = 20_000
 
-_entries: OrderedDict[uuid.UUID, tuple[GameSession, Game]] = OrderedDict()
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LiveSession:
+    """The fields of a `GameSession` that judging an action and answering it read."""
+
+    id: uuid.UUID
+    player_id: int
+    code: str
+    variant: str
+    daily_date: dt.date | None
+    daily_publishes_at: dt.datetime | None  # a daily attempt ends, and its code is public, from then
+    ranked: bool
+    board: str | None
+    conceal_code: bool
+    in_room: bool
+    room_id: uuid.UUID | None
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    action_count: int
+    score: int
+    moves: int
+    progress: int
+    won: bool
+    undos: int
+
+    @classmethod
+    def of(cls, session: GameSession) -> LiveSession:
+        """A session's row as read (its deal and daily are read too, if not selected with it)."""
+        daily = session.daily
+        # A race's room, asked once per entry (most games are in no room: no query for them).
+        member = getattr(session, "room_member", None) if session.in_room else None
+        return cls(
+            id=session.id,
+            player_id=session.player_id,
+            code=session.deal.code,
+            variant=session.deal.variant,
+            daily_date=daily.date if daily is not None else None,
+            daily_publishes_at=daily.publishes_at if daily is not None else None,
+            ranked=session.ranked,
+            board=session.board,
+            conceal_code=session.conceal_code,
+            in_room=session.in_room,
+            room_id=member.room_id if member is not None else None,
+            started_at=session.started_at,
+            finished_at=session.finished_at,
+            action_count=session.action_count,
+            score=session.score,
+            moves=session.moves,
+            progress=session.progress,
+            won=session.won,
+            undos=session.undos,
+        )
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+    def daily_over(self, now: dt.datetime) -> bool:
+        """A daily attempt whose day is published: it takes no more actions."""
+        return self.daily_publishes_at is not None and now >= self.daily_publishes_at
+
+    def code_hidden(self, now: dt.datetime) -> bool:
+        """A daily's code stays secret until it is published; a race room's until the race ends."""
+        return self.conceal_code or (self.daily_publishes_at is not None and now < self.daily_publishes_at)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LiveGame:
+    """A session and its engine state. `stored`: the session was read from the database just now
+    (not taken from this process's cache), so a verdict reached on it is one on the stored log."""
+
+    session: LiveSession
+    game: Game
+    stored: bool = False
+
+
+_entries: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
 _lock = threading.Lock()
+
+
+def progress_of(game: Game) -> int:
+    """What a session's `progress` counts: cards home in Russian Solitaire, sequences removed otherwise."""
+    return game.cards_home if game.code.game == "RU" else game.sequences
 
 
 def stored_tokens(session: GameSession) -> list[str]:
@@ -42,38 +126,28 @@ def game_for(session: GameSession) -> Game:
     """The game of a session just read from the database, as a private copy to read."""
     with _lock:
         cached = _entries.get(session.id)
-        if cached is not None and cached[0].action_count == session.action_count:
+        if cached is not None and cached.session.action_count == session.action_count:
             _entries.move_to_end(session.id)
-            return cached[1].copy()
+            return cached.game.copy()
     game = rebuild(session)
-    put(session, game)
+    put(LiveSession.of(session), game)
     return game
 
 
-def take(session_id: uuid.UUID) -> tuple[GameSession, Game] | None:
-    """The cached session and game, out of the cache, for a writer to change (None if absent)."""
+def take(session_id: uuid.UUID) -> LiveGame | None:
+    """The cached entry, out of the cache, for a writer to change (None if absent)."""
     with _lock:
         return _entries.pop(session_id, None)
 
 
-def put(session: GameSession, game: Game) -> None:
-    """Remember copies, so that what the caller goes on using is its own."""
-    entry = (_copy_session(session), game.copy())
+def put(session: LiveSession, game: Game) -> None:
+    """Remember a copy of the game, so that what the caller goes on using is its own."""
+    entry = LiveGame(session, game.copy())
     with _lock:
         _entries[session.id] = entry
         _entries.move_to_end(session.id)
         while len(_entries) > CAPACITY:
             _entries.popitem(last=False)
-
-
-def _copy_session(session: GameSession) -> GameSession:
-    """What copy.copy makes of a model instance (Django's __getstate__: the fields, the state and
-    its cache of related rows, each copied one level), without the pickling protocol's detour."""
-    clone = GameSession.__new__(GameSession)
-    clone.__dict__ = session.__dict__.copy()
-    clone._state = copy.copy(session._state)
-    clone._state.fields_cache = session._state.fields_cache.copy()
-    return clone
 
 
 def forget(session_id: uuid.UUID) -> None:

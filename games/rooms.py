@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import groups, secret_codes, verified
+from games import groups, room_progress, secret_codes, verified
 from games.deals import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession, Player, Result, Room, RoomMember
 from games.ranking import RankKey
@@ -120,12 +120,19 @@ def session_progressed(*, session: GameSession) -> None:
 
 
 def member_progressed(*, session: GameSession) -> None:
-    """After a member's action or finish commits: the room hears of it, and ends when all are done."""
-    member = RoomMember.objects.filter(session_id=session.pk).only("room_id").first()
-    if member is None:
+    """After a member's action or finish commits: the room hears of it, and ends when all are done.
+
+    An action ends no race: its progress is pushed on a throttle (games.room_progress), with no lock.
+    A finish may end it: it is decided under the room's lock, so the race ends once, and pushed at once.
+    """
+    room_id = RoomMember.objects.filter(session_id=session.pk).values_list("room_id", flat=True).first()
+    if room_id is None:
+        return
+    if not session.finished:
+        room_progress.pushes.changed(room_id)
         return
     with transaction.atomic():
-        room = room_for(member.room_id, lock=True)
+        room = room_for(room_id, lock=True)
         if room.state == Room.State.RACING and not room.members.filter(session__finished_at=None).exists():
             _finish(room, session.finished_at or timezone.now())
         _announce_on_commit(room)
@@ -148,12 +155,14 @@ def _finish(room: Room, now: dt.datetime) -> None:
 
 def _announce_on_commit(room: Room) -> None:
     room_id = room.pk
-    transaction.on_commit(
-        lambda: groups.send(
-            groups.room_group(room_id), {"type": "room.update", "room": room_document(room_for(room_id))}
-        ),
-        robust=True,
-    )
+    transaction.on_commit(lambda: room_progress.pushes.now(room_id), robust=True)
+
+
+def push_room(room_id: uuid.UUID) -> None:
+    """Send the room's table as it is now to its sockets (games.room_progress decides when)."""
+    room = Room.objects.select_related("host").filter(id=room_id).first()
+    if room is not None:  # a room deleted since has nobody to tell
+        groups.send(groups.room_group(room_id), {"type": "room.update", "room": room_document(room)})
 
 
 def room_document(room: Room) -> dict[str, Any]:

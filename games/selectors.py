@@ -12,6 +12,7 @@ from games import rank_lookup
 from games.boards import clean_twin, parse_board
 from games.dailies import is_published
 from games.engine import Game, Move
+from games.live import LiveSession
 from games.models import Daily, GameSession, Player, Result
 from web.errors import NotFound
 
@@ -38,7 +39,7 @@ def session_for(*, player: Player, session_id: object, lock: bool = False) -> Ga
     return session
 
 
-def elapsed_ms(session: GameSession, now: dt.datetime) -> int:
+def elapsed_ms(session: GameSession | LiveSession, now: dt.datetime) -> int:
     end = session.finished_at or now
     return max(0, int((end - session.started_at).total_seconds() * 1000))
 
@@ -89,7 +90,7 @@ def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
     return [str(action) for action in legal], best, tap
 
 
-def starts_in_ms(session: GameSession, now: dt.datetime) -> int:
+def starts_in_ms(session: GameSession | LiveSession, now: dt.datetime) -> int:
     """A race's countdown: how long until its games may be played (0 once they may)."""
     return max(0, int((session.started_at - now).total_seconds() * 1000))
 
@@ -114,8 +115,14 @@ def table_counts(game: Game) -> dict[str, int | str]:
     }
 
 
-def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> dict[str, Any]:
-    hidden = code_hidden(daily=session.daily, concealed=session.conceal_code, now=now)
+def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.datetime) -> dict[str, Any]:
+    """The player's view of a session: a row just read, or a live game's session (games.live)."""
+    if isinstance(session, GameSession):
+        result = getattr(session, "result", None) if session.finished else None
+        session = LiveSession.of(session)
+    else:
+        result = _result_of(session.id) if session.finished else None
+    hidden = session.code_hidden(now)
     view = game.view()
     if hidden:
         view["code"] = None
@@ -128,15 +135,14 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         tap: dict[str, str] = {}
     else:
         legal, best, tap = play_hints(game)
-    result = getattr(session, "result", None) if session.finished else None
     return {
         "id": str(session.id),
-        "code": None if hidden else session.deal.code,
-        "variant": session.deal.variant,
+        "code": None if hidden else session.code,
+        "variant": session.variant,
         "game": game.code.game_name,
         "ranked": session.ranked,
         "board": shown_board(session.board, hidden=hidden),
-        "daily": session.daily.date.isoformat() if session.daily else None,
+        "daily": session.daily_date.isoformat() if session.daily_date else None,
         "view": view,
         "table": table_counts(game),
         "legal": legal,
@@ -148,17 +154,15 @@ def session_document(session: GameSession, game: Game, *, now: dt.datetime) -> d
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
         "undos": session.undos,
-        "room": _room_of(session),
+        "room": str(session.room_id) if session.room_id else None,
         "starts_in_ms": countdown,
         "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,
     }
 
 
-def _room_of(session: GameSession) -> str | None:
-    if not session.in_room:  # most games are in no room: no query for them
-        return None
-    member = getattr(session, "room_member", None)
-    return str(member.room_id) if member is not None else None
+def _result_of(session_id: uuid.UUID) -> Result | None:
+    """A finished session's verified result (with what its document reads)."""
+    return Result.objects.select_related("player", "deal", "daily", "session").filter(session_id=session_id).first()
 
 
 def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -> dict[str, Any]:

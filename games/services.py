@@ -20,12 +20,13 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import dailies, live, refusals, rooms, secret_codes
+from games import dailies, live, refusals, room_progress, rooms, secret_codes
+from games import play_repository as play
 from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
+from games.live import LiveGame, LiveSession, progress_of
 from games.models import GameAction, GameSession, Player, Result, Submission
-from games.moves import append as append_action
-from games.moves import stored_position
+from games.play_repository import LogMovedOn
 from games.results import store_verified
 from games.selectors import result_document, session_for
 from games.verification import Refused, outcome_of, verify
@@ -86,7 +87,8 @@ def start_session(
         started_at=starts_at or now,
         score=game.score,
     )
-    live.put(session, game)  # the first view and action need not deal it again
+    if not in_room:  # a race's session is cached once its room names it (the room is in its entry)
+        live.put(LiveSession.of(session), game)  # the first view and action need not deal it again
     return session, True
 
 
@@ -114,14 +116,14 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
         try:
             with transaction.atomic():
                 session = GameSession.objects.create(**fields, ranked=True, board=the_daily.board)
-            live.put(session, game)
+            live.put(LiveSession.of(session), game)
             return session, True
         except IntegrityError:  # a concurrent request made the ranked attempt first
             existing = GameSession.objects.get(player=player, daily=the_daily, ranked=True)
             if not existing.finished:
                 return existing, False
     session = GameSession.objects.create(**fields, ranked=False, board=None)
-    live.put(session, game)
+    live.put(LiveSession.of(session), game)
     return session, True
 
 
@@ -136,7 +138,7 @@ def apply_action(
     token: object,
     at: object = None,
     now: dt.datetime | None = None,
-) -> tuple[GameSession, Game]:
+) -> LiveGame:
     """Apply one token to the player's session; a refusal changes nothing.
 
     The engine judges the action against this process's live game; the write
@@ -153,65 +155,69 @@ def apply_action(
     if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 1):
         raise BadRequest(gettext('"at" must be the action\'s position in the log: a whole number from 1.'))
     key = session_key(session_id)
-    for attempt in range(3):
-        session, game = live.take(key) or _load(player, key)
-        if session.player_id != player.pk:
-            live.put(session, game)
-            raise NotFound(gettext("No such game session."))
-        if attempt == 0:
-            # Counted once the game is known to be the player's: another player's requests on its
-            # id must not spend this game's budget.
-            _count_action(key, session, game)
-        if at is not None and at != session.action_count + 1:
-            if stored_position(key) != (session.action_count, session.finished):
-                continue  # this process's state is behind: look again at the stored one
-            live.put(session, game)
-            _answer_resend(session, token, at)
-            return session, game
-        try:
-            action = _judge(session, game, token, now)
-        except ServiceError:
-            if stored_position(key) != (session.action_count, session.finished):
-                continue  # judged on a stale state: judge again on the stored one
-            live.put(session, game)  # refused: nothing changed
-            raise
-        if game.won:
-            return _append_winning(player=player, session=session, game=game, action=action, now=now)
-        undos = session.undos + (1 if isinstance(action, Undo) else 0)
-        concealed = append_action(
-            session,
-            token=str(action),
-            score=game.score,
-            moves=game.moves,
-            progress=_progress(game),
-            won=False,
-            undos=undos,
-        )
-        if concealed is None:
-            continue  # another worker moved this game on: reload and judge again
-        _copy_counters(session, game, action_count=session.action_count + 1, undos=undos)
-        session.conceal_code = concealed
-        live.put(session, game)
-        transaction.on_commit(lambda s=session: rooms.session_progressed(session=s), robust=True)
-        return session, game
-    raise Conflict(gettext(RACED))
+    current = play.load(key, player)
+    # Counted once the game is known to be the player's: another player's requests on its id
+    # must not spend this game's budget.
+    _count_action(current)
+    played = _play(current, player=player, token=token, at=at, now=now)
+    if played is None:
+        # This process's copy may be behind the stored log (another worker moved the game on), or
+        # the log moved on under the write: judge once more on the state as stored. Only once: a
+        # second miss means the game is changing right now, and the player should look again.
+        played = _play(play.load(key, player, stored=True), player=player, token=token, at=at, now=now)
+    if played is None:
+        raise Conflict(gettext(RACED))
+    return played
 
 
-def _count_action(key: uuid.UUID, session: GameSession, game: Game) -> None:
+def _play(current: LiveGame, *, player: Player, token: str, at: int | None, now: dt.datetime) -> LiveGame | None:
+    """Judge `token` on `current` and store it: the game with it, or a refusal raised.
+
+    None when the verdict must be taken again on the stored state: a refusal or a resend reached
+    on a cached copy (which may be behind what another worker stored), or a write that found the
+    stored log moved on. Only a write proves a cached copy current.
+    """
+    session = current.session
+    if at is not None and at != session.action_count + 1:
+        play.keep(current)
+        if not current.stored:
+            return None
+        _answer_resend(session, token, at)
+        return current
+    try:
+        action = _judge(session, current.game, token, now)
+    except ServiceError:
+        play.keep(current)  # refused: nothing changed
+        if not current.stored:
+            return None
+        raise
+    if current.game.won:
+        return _append_winning(player=player, current=current, action=action, now=now)
+    appended = play.append(current, action)
+    if isinstance(appended, LogMovedOn):
+        return None
+    # The append was its own transaction, committed: the room hears of it now.
+    room_id = appended.live.session.room_id
+    if room_id is not None:
+        room_progress.pushes.changed(room_id)
+    return appended.live
+
+
+def _count_action(current: LiveGame) -> None:
     try:
         ratelimit.hit_in_process(
             "actions",
-            str(key),
+            str(current.session.id),
             limit=settings.RATE_ACTIONS,
             seconds=1,
             message=gettext_noop("Too many actions on this game."),
         )
     except ServiceError:
-        live.put(session, game)  # refused: the game stays as it was, in the cache too
+        play.keep(current)  # refused: the game stays as it was, in the cache too
         raise
 
 
-def _answer_resend(session: GameSession, token: str, at: int) -> None:
+def _answer_resend(session: LiveSession, token: str, at: int) -> None:
     """An action meant for position `at` of a log that is not there: a resend is fine, else 409."""
     stored = GameAction.objects.filter(session_id=session.id, seq=at).values_list("token", flat=True).first()
     if stored is not None and stored == _canonical(token):
@@ -232,7 +238,7 @@ def _canonical(token: str) -> str | None:
         return None
 
 
-def not_started(session: GameSession, now: dt.datetime) -> str:
+def not_started(session: GameSession | LiveSession, now: dt.datetime) -> str:
     seconds = max(1, -int((now - session.started_at).total_seconds() // 1))
     return ngettext("The race starts in %(n)s second.", "The race starts in %(n)s seconds.", seconds) % {"n": seconds}
 
@@ -244,16 +250,11 @@ def session_key(session_id: object) -> uuid.UUID:
         raise NotFound(gettext("No such game session.")) from None
 
 
-def _load(player: Player, key: uuid.UUID) -> tuple[GameSession, Game]:
-    session = session_for(player=player, session_id=key)
-    return session, live.game_for(session)
-
-
-def _judge(session: GameSession, game: Game, token: str, now: dt.datetime) -> Action:
+def _judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Action:
     """The engine's verdict on `token` (the game changes only if it is legal)."""
     if session.finished:
         raise Conflict(gettext(GAME_OVER))
-    if session.daily is not None and now >= session.daily.publishes_at:
+    if session.daily_over(now):
         _close_daily_attempt(session.id)  # its own transaction: the attempt stays ended
         raise Conflict(gettext(GAME_OVER))
     if now < session.started_at:
@@ -275,22 +276,24 @@ def _judge(session: GameSession, game: Game, token: str, now: dt.datetime) -> Ac
         raise Unprocessable(refusals.of_error(refusal), index=position, token=token, rule=refusal.rule) from None
 
 
-def _append_winning(
-    *, player: Player, session: GameSession, game: Game, action: Action, now: dt.datetime
-) -> tuple[GameSession, Game]:
-    """The winning action ends the game by itself: logged, finished and verified in one transaction."""
+def _append_winning(*, player: Player, current: LiveGame, action: Action, now: dt.datetime) -> LiveGame | None:
+    """The winning action ends the game by itself: logged, finished and verified in one transaction.
+
+    None if the stored log moved on meanwhile (nothing is written).
+    """
+    game = current.game
     with transaction.atomic():
-        locked = session_for(player=player, session_id=session.id, lock=True)
-        if (locked.action_count, locked.finished) != (session.action_count, False):
-            live.forget(session.id)
-            raise Conflict(gettext(RACED))
+        locked = session_for(player=player, session_id=current.session.id, lock=True)
+        if (locked.action_count, locked.finished) != (current.session.action_count, False):
+            return None
         position = locked.action_count + 1
         GameAction.objects.create(session=locked, seq=position, token=str(action))
         _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
         _finish_locked(locked, game, now=now)
-        transaction.on_commit(lambda: live.put(locked, game), robust=True)
+        won = LiveGame(LiveSession.of(locked), game)
+        transaction.on_commit(lambda: live.put(won.session, game), robust=True)
         transaction.on_commit(lambda: rooms.session_progressed(session=locked), robust=True)
-    return locked, game
+    return won
 
 
 def finish_session(*, player: Player, session_id: object, now: dt.datetime | None = None) -> tuple[GameSession, Game]:
@@ -312,16 +315,12 @@ def finish_session(*, player: Player, session_id: object, now: dt.datetime | Non
     return session, game
 
 
-def _progress(game: Game) -> int:
-    return game.cards_home if game.code.game == "RU" else game.sequences
-
-
 def _copy_counters(session: GameSession, game: Game, *, action_count: int, undos: int) -> None:
     session.action_count = action_count
     session.undos = undos
     session.score = game.score
     session.moves = game.moves
-    session.progress = _progress(game)
+    session.progress = progress_of(game)
     session.won = game.won
 
 

@@ -42,10 +42,12 @@ def _fresh_cache() -> Iterator[None]:
     """Rate-limit counters and cached state must not leak from one test to the next."""
     from django.core.cache import cache
 
+    from games import room_progress
     from web import ratelimit
 
     cache.clear()
     ratelimit.clear_in_process()
+    room_progress.pushes.clear()  # a room's push still due from the last test would read this one's
     yield
 
 

@@ -87,10 +87,10 @@ class ActionsView(APIView):
     def post(self, request: Request, session_id: str) -> Response:
         now = timezone.now()
         data = _valid(ActionSerializer, request)
-        session, game = services.apply_action(
+        played = services.apply_action(
             player=_player(request), session_id=session_id, token=data["action"], at=data.get("at"), now=now
         )
-        return Response(selectors.session_document(session, game, now=now))
+        return Response(selectors.session_document(played.session, played.game, now=now))
 
 
 class WhyView(APIView):

@@ -2,25 +2,46 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from games import live
+from games.live import LiveSession
+from games.models import GameSession
 from games.services import start_session
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db
 
 
-def test_put_keeps_copies_of_the_session_and_the_game() -> None:
+def test_put_keeps_a_copy_of_the_game_beside_a_frozen_session() -> None:
     started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
-    session, game = live.take(started.id)  # type: ignore[misc]  (a new session's game is cached)
-    live.put(session, game)
-    session.action_count = 99
-    session.deal.code = "changed by the caller"  # related rows are shared, as copy.copy shares them
-    game.push(game.legal_actions()[0])
-    kept_session, kept_game = live.take(session.id)  # type: ignore[misc]
-    assert kept_session is not session and kept_session.action_count == 0
-    assert kept_session.deal is session.deal and kept_session.player_id == session.player_id
-    assert kept_session._state is not session._state and kept_session._state.db == session._state.db
-    assert kept_game is not game and kept_game.moves == 0 and game.moves == 1
-    kept_session.save(update_fields=["score"])  # a copy is still a model instance the ORM can save
+    entry = live.take(started.id)
+    assert entry is not None  # a new session's game is cached
+    live.put(entry.session, entry.game)
+    entry.game.push(entry.game.legal_actions()[0])
+    kept = live.take(started.id)
+    assert kept is not None and kept.game is not entry.game and kept.game.moves == 0 and entry.game.moves == 1
+    assert kept.session == LiveSession.of(GameSession.objects.select_related("deal", "daily").get(id=started.id))
+    assert (kept.session.player_id, kept.session.code, kept.session.action_count) == (
+        started.player_id,
+        "SP1-S1C-AAAAAAA",
+        0,
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        kept.session.action_count = 99  # type: ignore[misc]  # nobody can change what the cache holds
+
+
+def test_a_reader_gets_the_cached_game_only_for_the_log_length_it_reflects() -> None:
+    started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
+    entry = live.take(started.id)
+    assert entry is not None
+    entry.game.push(entry.game.legal_actions()[0])
+    live.put(entry.session, entry.game)  # an entry at length 0 holding a game with a move: tells them apart
+    row = GameSession.objects.select_related("deal").get(id=started.id)
+    assert live.game_for(row).moves == 1  # same length as the row: the cached game, as a copy
+    assert live.game_for(row) is not live.game_for(row)
+    GameSession.objects.filter(id=started.id).update(action_count=1)  # another worker moved it on
+    moved = GameSession.objects.select_related("deal").get(id=started.id)
+    assert live.game_for(moved).moves == 0  # replayed from the stored log (empty here), not trusted

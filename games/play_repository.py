@@ -1,0 +1,140 @@
+"""Play's storage: a session's live game loaded, one action appended, and a plain answer when the
+stored log moved on. The hot path of refereed play: an action costs one round trip.
+
+`load` gives the game from this process's cache (`games.live`) or, on a miss or when asked,
+from the stored row and log. `append` is conditional on the log length the caller's state
+reflects and on the game being open, so two workers can never both append at one position and a
+stale state is detected (`LogMovedOn`) instead of trusted. On PostgreSQL the counters update and
+the log insert are one statement, which is its own transaction: when `append` returns, the action
+is committed (play runs outside any transaction: requests are not atomic).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+
+from django.db import connection, transaction
+from django.utils.translation import gettext
+
+from games import live
+from games.engine import Action, Undo
+from games.live import LiveGame, LiveSession, progress_of
+from games.models import GameAction, GameSession, Player
+from games.selectors import session_for
+from web.database.prepared import fetchone_prepared
+from web.errors import NotFound
+
+_SESSIONS = GameSession._meta.db_table
+_ACTIONS = GameAction._meta.db_table
+
+_APPEND_POSTGRES = f"""
+WITH moved AS (
+    UPDATE {_SESSIONS}
+       SET action_count = %(count)s, score = %(score)s, moves = %(moves)s, progress = %(progress)s, won = %(won)s,
+           undos = %(undos)s
+     WHERE id = %(id)s AND action_count = %(expected)s AND finished_at IS NULL
+ RETURNING id, conceal_code
+), logged AS (
+    INSERT INTO {_ACTIONS} (session_id, seq, token)
+    SELECT id, %(count)s, %(token)s FROM moved
+ RETURNING session_id
+)
+SELECT moved.conceal_code FROM moved JOIN logged ON logged.session_id = moved.id
+"""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Appended:
+    """The action is stored: `live` is the game with it, and the session's flags as stored now
+    (a hidden race's code may have been revealed since the game was loaded)."""
+
+    live: LiveGame
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LogMovedOn:
+    """Nothing was written: the stored log is no longer the one the caller's state reflects
+    (another worker appended to it, or the game ended meanwhile)."""
+
+
+def load(session_id: uuid.UUID, player: Player, *, stored: bool = False) -> LiveGame:
+    """The player's session and its game, taken out of this process's cache for the caller to
+    change: hand it back with `keep` (nothing changed) or `append`.
+
+    From the cache unless `stored`; otherwise from the stored row, with the cached engine state
+    when it reflects the same log, else replayed. Another player's session answers like a missing one.
+    """
+    if not stored:
+        cached = live.take(session_id)
+        if cached is not None:
+            if cached.session.player_id != player.pk:
+                keep(cached)
+                raise NotFound(gettext("No such game session."))
+            return cached
+    row = session_for(player=player, session_id=session_id)
+    cached = live.take(session_id)
+    if cached is not None and cached.session.action_count == row.action_count:
+        game = cached.game
+    else:
+        game = live.rebuild(row)
+    return LiveGame(LiveSession.of(row), game, stored=True)
+
+
+def keep(current: LiveGame) -> None:
+    """Put a loaded game back unchanged (its action was refused or answered without a write)."""
+    live.put(current.session, current.game)
+
+
+def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
+    """Store `action`, which `current.game` has just applied, as the next token of the log."""
+    session, game = current.session, current.game
+    after = dataclasses.replace(
+        session,
+        action_count=session.action_count + 1,
+        score=game.score,
+        moves=game.moves,
+        progress=progress_of(game),
+        won=game.won,
+        undos=session.undos + (1 if isinstance(action, Undo) else 0),
+    )
+    values = {
+        "id": session.id,
+        "expected": session.action_count,
+        "count": after.action_count,
+        "token": str(action),
+        "score": after.score,
+        "moves": after.moves,
+        "progress": after.progress,
+        "won": after.won,
+        "undos": after.undos,
+    }
+    conceal_code = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
+    if conceal_code is None:
+        return LogMovedOn()
+    after = dataclasses.replace(after, conceal_code=conceal_code)
+    live.put(after, game)
+    return Appended(LiveGame(after, game))
+
+
+def _append_postgres(values: dict[str, object]) -> bool | None:
+    """The session's `conceal_code` once written; None if nothing was."""
+    row = fetchone_prepared(_APPEND_POSTGRES, values)  # parsed and planned once per kept connection
+    return None if row is None else bool(row[0])
+
+
+def _append_atomic(values: dict[str, object]) -> bool | None:
+    """The same write as three statements in one transaction (SQLite, the embedded default)."""
+    with transaction.atomic():
+        changed = GameSession.objects.filter(id=values["id"], action_count=values["expected"], finished_at=None).update(
+            action_count=values["count"],
+            score=values["score"],
+            moves=values["moves"],
+            progress=values["progress"],
+            won=values["won"],
+            undos=values["undos"],
+        )
+        if not changed:
+            return None
+        GameAction.objects.create(session_id=values["id"], seq=values["count"], token=values["token"])
+        return bool(GameSession.objects.filter(id=values["id"]).values_list("conceal_code", flat=True).get())

@@ -11,12 +11,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import room_progress
+from games import groups, room_progress, rooms
 from games import services as games
-from games.models import GameSession
+from games.models import GameSession, Room
 from games.room_progress import Throttle
-from games import groups, rooms
-from games.models import Room
 from tests.leaderboard.factories import legal_walk, named
 
 

@@ -54,7 +54,7 @@ def page(template: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
             try:
                 found = context_of(request, **kwargs)
             except Missing as missing:
-                context = {"player": _player_of(request), "page": "not-found"}
+                context: dict[str, Any] = {"player": _player_of(request), "page": "not-found"}
                 context |= {"heading": missing.heading, "message": missing.message}
                 return render(request, "frontend/not_found.html", context, status=404)
             context = {"player": _player_of(request), "picker": picker_choices(), **found}

@@ -19,7 +19,8 @@ from games.models import (
 class PlayerAdmin(UserAdmin):
     list_display = ("username", "is_guest", "is_staff", "date_joined")
     list_filter = ("is_guest", "is_staff")
-    fieldsets = (*UserAdmin.fieldsets, ("League", {"fields": ("is_guest",)}))
+    # UserAdmin sets its fieldsets; the stubs type them Optional as for any ModelAdmin.
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("League", {"fields": ("is_guest",)}))
 
 
 @admin.register(Result)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from typing import TypedDict
 
 from django.db import connection, transaction
 from django.utils.translation import gettext
@@ -86,6 +87,20 @@ def keep(current: LiveGame) -> None:
     live.put(current.session, current.game)
 
 
+class _Append(TypedDict):
+    """The parameters of an append, in either write."""
+
+    id: uuid.UUID
+    expected: int
+    count: int
+    token: str
+    score: int
+    moves: int
+    progress: int
+    won: bool
+    undos: int
+
+
 def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
     """Store `action`, which `current.game` has just applied, as the next token of the log."""
     session, game = current.session, current.game
@@ -98,7 +113,7 @@ def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
         won=game.won,
         undos=session.undos + (1 if isinstance(action, Undo) else 0),
     )
-    values = {
+    values: _Append = {
         "id": session.id,
         "expected": session.action_count,
         "count": after.action_count,
@@ -117,13 +132,13 @@ def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
     return Appended(LiveGame(after, game))
 
 
-def _append_postgres(values: dict[str, object]) -> bool | None:
+def _append_postgres(values: _Append) -> bool | None:
     """The session's `conceal_code` once written; None if nothing was."""
     row = fetchone_prepared(_APPEND_POSTGRES, values)  # parsed and planned once per kept connection
     return None if row is None else bool(row[0])
 
 
-def _append_atomic(values: dict[str, object]) -> bool | None:
+def _append_atomic(values: _Append) -> bool | None:
     """The same write as three statements in one transaction (SQLite, the embedded default)."""
     with transaction.atomic():
         changed = GameSession.objects.filter(id=values["id"], action_count=values["expected"], finished_at=None).update(

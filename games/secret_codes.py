@@ -33,7 +33,7 @@ _SECRET = (
 
 def is_secret(code: GameCode, *, now: dt.datetime) -> bool:
     """Whether `code` is an unpublished daily's or that of a hidden race not yet over (one query)."""
-    params = {
+    params: dict[str, str | dt.date] = {
         "code": str(code),
         "published_before": (now.astimezone(dt.UTC) - _UNTIL_PUBLISHED).date(),
         "finished": Room.State.FINISHED.value,

@@ -184,9 +184,9 @@ def daily_overview(*, player: Player | None, dailies: list[Daily], now: dt.datet
     mine: dict[int, GameSession] = {}
     if player is not None:
         sessions = GameSession.objects.filter(player=player, daily__in=dailies).order_by("ranked", "started_at")
-        for session in sessions:  # the ranked attempt, ordered last, wins over practice
-            assert session.daily_id is not None
-            mine[session.daily_id] = session
+        for attempt in sessions:  # the ranked attempt, ordered last, wins over practice
+            assert attempt.daily_id is not None
+            mine[attempt.daily_id] = attempt
     overview = []
     for daily in dailies:
         session = mine.get(daily.pk)

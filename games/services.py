@@ -347,7 +347,7 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
         elapsed_ms=max(0, int((now - session.started_at).total_seconds() * 1000)),
         finished_at=now,
     )
-    session.result = result  # type: ignore[attr-defined]
+    session.result = result
     return result
 
 

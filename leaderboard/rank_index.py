@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any, cast
 
 import redis
 from django.conf import settings
@@ -28,6 +29,9 @@ from django.conf import settings
 from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
+
+# redis-py types the sync client's replies as its async client's too (Awaitable | Any), and a pipeline's
+# commands likewise though they answer the pipeline: the casts below say what the sync client answers.
 
 # Replace the player's member if the new key is better; returns the player's 0-based rank and
 # the version the index now reflects (false: unknown, the index must be rebuilt).
@@ -107,7 +111,8 @@ def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Place
     """The player's entry is now `sort_key` (change number `version` of the board), unless the
     index already holds a better one; where the player ranks now."""
     try:
-        rank, stored = client().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version))
+        reply = cast("list[Any]", client().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version)))
+        rank, stored = reply
     except (redis.RedisError, OSError) as error:
         log.error("rank index of %s missed change %s (%s); the next reader catches up", board, version, error)
         raise RankIndexUnavailable(str(error)) from error
@@ -142,7 +147,8 @@ def rebuild(board: str, entries: Iterable[tuple[int, str]], *, version: int) -> 
         build.execute()
         swap = redis_client.pipeline(transaction=True)
         if count:
-            swap.rename(ztmp, zkey).rename(htmp, hkey)
+            swap.rename(ztmp, zkey)
+            swap.rename(htmp, hkey)
         else:
             swap.delete(zkey, hkey)
         swap.set(vkey, version)
@@ -203,7 +209,8 @@ def read_page(
     zkey, _, vkey = keys(board)
     try:
         pipe = client().pipeline(transaction=False)
-        pipe.get(vkey).zcard(zkey)
+        pipe.get(vkey)
+        pipe.zcard(zkey)
         pipe.zrank(zkey, mine) if mine is not None else pipe.echo("")
         pipe.get(cached_page) if cached_page is not None else pipe.echo("")
         if not around_me or mine is None:
@@ -216,7 +223,7 @@ def read_page(
         else:
             first = 0 if my_rank is None else max(0, my_rank - (count - 1) // 2)  # count is a page + 1
             # The rank comes first: a second round trip, for this kind of page only.
-            page_keys = list(client().zrange(zkey, first, first + count - 1))
+            page_keys = cast("list[str]", client().zrange(zkey, first, first + count - 1))
     except (redis.RedisError, OSError) as error:
         raise RankIndexUnavailable(str(error)) from error
     return Page(
@@ -245,15 +252,14 @@ class RedisRanks:
         self.client = client()
 
     def total(self) -> int:
-        return int(self.client.zcard(self.key))
+        return cast(int, self.client.zcard(self.key))
 
     def rank(self, sort_key: str) -> int | None:
-        found = self.client.zrank(self.key, sort_key)
-        return None if found is None else int(found)
+        return cast("int | None", self.client.zrank(self.key, sort_key))
 
     def after(self, sort_key: str | None, count: int) -> list[str]:
         low = "-" if sort_key is None else f"({sort_key}"
-        return list(self.client.zrange(self.key, low, "+", bylex=True, offset=0, num=count))
+        return cast("list[str]", self.client.zrange(self.key, low, "+", bylex=True, offset=0, num=count))
 
     def at(self, offset: int, count: int) -> list[str]:
-        return list(self.client.zrange(self.key, offset, offset + count - 1))
+        return cast("list[str]", self.client.zrange(self.key, offset, offset + count - 1))

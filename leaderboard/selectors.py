@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import replace
+from functools import partial
 from typing import Any, NamedTuple
 
 from django.db import connection
@@ -159,8 +160,10 @@ def _indexed_page(
     around_me: bool = False,
     cached_page: str | None = None,
 ) -> rank_index.Page:
-    read = {"after": after, "count": count, "mine": mine, "around_me": around_me, "cached_page": cached_page}
-    page = rank_index.read_page(board, **read)
+    read = partial(
+        rank_index.read_page, board, after=after, count=count, mine=mine, around_me=around_me, cached_page=cached_page
+    )
+    page = read()
     if page.total == 0 and version > 0:
         page = replace(page, version=None)  # the set is gone (lost, evicted): rebuild
     elif page.version is not None and page.version >= version:
@@ -169,7 +172,7 @@ def _indexed_page(
         return page  # a board nobody has played
     # The index missed changes (Redis was away, a worker died after its commit) or one is on its way.
     standings.sync_index(board=board, indexed=page.version, version=version)
-    return rank_index.read_page(board, **read)
+    return read()
 
 
 def _sql_page(board: str, *, after: str | None, count: int, mine: str | None, around_me: bool) -> rank_index.Page:

@@ -25,7 +25,7 @@ from web.language import language_of
 from web.middleware import too_large_message
 
 
-class CappedRequest(WebRequest):  # type: ignore[misc]
+class CappedRequest(WebRequest):
     received = 0
     refused = False
 
@@ -64,7 +64,7 @@ class CappedRequest(WebRequest):  # type: ignore[misc]
         transport.loseConnection()
 
 
-class CappedHTTPFactory(HTTPFactory):  # type: ignore[misc]
+class CappedHTTPFactory(HTTPFactory):
     def buildProtocol(self, addr: Any) -> Any:  # noqa: N802 - Twisted's name
         protocol = super().buildProtocol(addr)
         protocol.requestFactory = CappedRequest

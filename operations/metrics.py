@@ -219,7 +219,8 @@ class _PoolCollector(Collector):
 def _pool_stats() -> dict[str, int] | None:
     from django.db.backends.postgresql.base import DatabaseWrapper
 
-    pool = DatabaseWrapper._connection_pools.get("default")  # Django keeps one per alias, per process
+    # Django keeps one per alias, per process (since 5.1; django-stubs 5.2.9 has no pool yet).
+    pool = DatabaseWrapper._connection_pools.get("default")  # type: ignore[attr-defined]
     return None if pool is None else dict(pool.get_stats())
 
 

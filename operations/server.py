@@ -104,8 +104,9 @@ def _close_database_connections() -> None:
 
     try:
         release_database_threads()
-        if DEFAULT_DB_ALIAS in DatabaseWrapper._connection_pools:  # asking `.pool` would open one
-            connections[DEFAULT_DB_ALIAS].close_pool()
+        # Asking `.pool` would open one. Django's pool (5.1) is not in django-stubs 5.2.9 yet.
+        if DEFAULT_DB_ALIAS in DatabaseWrapper._connection_pools:  # type: ignore[attr-defined]
+            connections[DEFAULT_DB_ALIAS].close_pool()  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - the process ends either way; the server sees the sockets close
         log.exception("could not close the database connections")
 

@@ -149,9 +149,10 @@ class ASGIHandler(asgi.ASGIHandler):
         request, response = self.create_request(scope, body_file)
         if request is not None:
             response = self.get_response(request)
-            response._handler_class = self.__class__
+            response._handler_class = self.__class__  # type: ignore[attr-defined]  # as Django's ASGIHandler does
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size  # the server chunks the body itself
+        assert response is not None  # create_request answers a request or the response refusing it
         if not response.streaming:
             # request_finished now: the database connection goes back to the pool before the send.
             response.close()

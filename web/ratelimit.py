@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -58,7 +59,7 @@ def _count(key: str, seconds: int) -> int:
     if client is not None:
         # One INCR; the window's first hit also sets the expiry. A key left without one (Redis lost
         # between the two) only holds a past window's count: its name carries the window's start.
-        count = int(client.incr(key))
+        count = cast(int, client.incr(key))  # redis-py types the sync client's replies as Awaitable | Any
         if count == 1:
             client.expire(key, seconds + 1)
         return count
@@ -107,7 +108,7 @@ def give_back(key: str) -> None:
     try:
         client = _redis()
         if client is not None:
-            if int(client.decr(key)) <= 0:
+            if cast(int, client.decr(key)) <= 0:
                 client.delete(key)  # a DECR of an expired counter left one without an expiry
         else:
             cache.decr(key)

@@ -3,6 +3,9 @@
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
+# Annotated: a dict of mixed field classes would be inferred dict[str, object], which inline_serializer refuses.
+Fields = dict[str, serializers.Field]
+
 ErrorDocument = inline_serializer(
     "Error",
     {
@@ -22,7 +25,7 @@ ErrorDocument = inline_serializer(
     },
 )
 
-_RESULT = {
+_RESULT: Fields = {
     "id": serializers.IntegerField(),
     "board": serializers.CharField(allow_null=True),
     "code": serializers.CharField(allow_null=True),
@@ -40,7 +43,7 @@ _RESULT = {
 ResultDocument = inline_serializer("Result", _RESULT)
 
 # A finished session's result, with where the player stands now on its board and its clean twin.
-_RANKS = {
+_RANKS: Fields = {
     "rank": serializers.IntegerField(allow_null=True, help_text="my rank on `board`; null if unranked"),
     "personal_best": serializers.BooleanField(help_text="this game is my entry on `board`"),
     "clean_board": serializers.CharField(allow_null=True, help_text="`board`:clean, ranking games without an undo"),
@@ -190,7 +193,7 @@ REFUSALS = {
     429: ErrorDocument,
 }
 
-_PROGRESS = {
+_PROGRESS: Fields = {
     "player": serializers.CharField(),
     "moves": serializers.IntegerField(),
     "score": serializers.IntegerField(),

@@ -98,7 +98,7 @@ def token_for(player: Player) -> str:
         token = None
     if token is None:
         token, _ = Token.objects.get_or_create(user=player)
-    return token.key
+    return str(token.key)  # DRF's stubs leave the key's column untyped
 
 
 def token_id(key: str) -> str:

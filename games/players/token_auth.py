@@ -36,7 +36,7 @@ import json
 import logging
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import redis
 from django.conf import settings
@@ -51,7 +51,10 @@ from rest_framework.exceptions import AuthenticationFailed
 
 from web.redis_clients import shared_client
 
-Player = get_user_model()  # imported once the apps are ready (DRF's settings, the app's ready())
+if TYPE_CHECKING:
+    from games.models import Player  # what get_user_model() answers (AUTH_USER_MODEL)
+else:
+    Player = get_user_model()  # imported once the apps are ready (DRF's settings, the app's ready())
 log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 60
@@ -219,7 +222,8 @@ class CachedTokenAuthentication(TokenAuthentication):
         if stored is None:
             generation = local.generation if local is not None else 0
             try:
-                stored = client.get(name)
+                # redis-py types the sync client's replies as its async one's too (Awaitable | Any)
+                stored = cast("str | None", client.get(name))
             except (redis.RedisError, OSError) as error:
                 log.warning("token cache unavailable, asking PostgreSQL: %s", error)
                 user, token = super().authenticate_credentials(key)

@@ -3,9 +3,9 @@
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from games.api.documents import ResultDocument, TableCounts
+from games.api.documents import Fields, ResultDocument, TableCounts
 
-_ENTRY = {
+_ENTRY: Fields = {
     "rank": serializers.IntegerField(),
     "player": serializers.CharField(),
     "score": serializers.IntegerField(),
@@ -70,7 +70,7 @@ AllTimeDocument = inline_serializer(
     },
 )
 
-_STATS = {
+_STATS: Fields = {
     "variant": serializers.CharField(),
     "games": serializers.IntegerField(),
     "wins": serializers.IntegerField(),
@@ -85,7 +85,7 @@ _STATS = {
     "last_daily": serializers.DateField(allow_null=True),
 }
 
-_POINT = {
+_POINT: Fields = {
     "result": serializers.IntegerField(),
     "finished_at": serializers.DateTimeField(),
     "score": serializers.IntegerField(),

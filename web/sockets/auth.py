@@ -8,7 +8,7 @@ the key (`scope["auth_token"]`) so that each message can ask whether it still st
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import Any, cast
 
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
@@ -20,10 +20,12 @@ def _token_authentication() -> Any:
     """The HTTP API's token authentication (the first TokenAuthentication among DRF's
     DEFAULT_AUTHENTICATION_CLASSES: the token cache, games/players/token_auth.py), so that a socket
     accepts and refuses the same tokens as the API, without this package naming an app."""
-    from rest_framework.authentication import TokenAuthentication
+    from rest_framework.authentication import BaseAuthentication, TokenAuthentication
     from rest_framework.settings import api_settings
 
-    for authentication in api_settings.DEFAULT_AUTHENTICATION_CLASSES:
+    # The stubs type the setting as written (dotted paths); read, it holds the imported classes.
+    classes = cast("list[type[BaseAuthentication]]", api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+    for authentication in classes:
         if issubclass(authentication, TokenAuthentication):
             return authentication()
     raise ImproperlyConfigured("REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES name no TokenAuthentication")

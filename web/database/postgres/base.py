@@ -43,7 +43,7 @@ def _has_input(fd: int) -> bool:
 class DatabaseWrapper(base.DatabaseWrapper):
     @property
     def pool(self) -> Any:
-        pool = super().pool
+        pool = super().pool  # type: ignore[misc]  # Django's pool (5.1) is not in django-stubs 5.2.9 yet
         if pool is not None:
             replace_pool_check(pool, check_connection)  # Django passes psycopg's round trip (CONN_HEALTH_CHECKS)
         return pool

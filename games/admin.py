@@ -102,7 +102,7 @@ class RoomMemberInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("id", "host", "variant", "hidden", "state", "created_at", "started_at", "ended_at")
+    list_display = ("id", "host", "variant", "code_secret", "state", "created_at", "started_at", "ended_at")
     list_filter = ("state", "variant")
     search_fields = ("host__username", "code")
     raw_id_fields = ("host",)

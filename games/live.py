@@ -37,7 +37,7 @@ class LiveSession:
     daily_publishes_at: dt.datetime | None  # a daily attempt ends, and its code is public, from then
     ranked: bool
     board: str | None
-    conceal_code: bool
+    code_secret: bool
     in_room: bool
     room_id: uuid.UUID | None
     started_at: dt.datetime
@@ -64,7 +64,7 @@ class LiveSession:
             daily_publishes_at=daily.publishes_at if daily is not None else None,
             ranked=session.ranked,
             board=session.board,
-            conceal_code=session.conceal_code,
+            code_secret=session.code_secret,
             in_room=session.in_room,
             room_id=member.room_id if member is not None else None,
             started_at=session.started_at,
@@ -85,9 +85,9 @@ class LiveSession:
         """A daily attempt whose day is published: it takes no more actions."""
         return self.daily_publishes_at is not None and now >= self.daily_publishes_at
 
-    def code_hidden(self, now: dt.datetime) -> bool:
+    def is_code_secret(self, now: dt.datetime) -> bool:
         """A daily's code stays secret until it is published; a race room's until the race ends."""
-        return self.conceal_code or (self.daily_publishes_at is not None and now < self.daily_publishes_at)
+        return self.code_secret or (self.daily_publishes_at is not None and now < self.daily_publishes_at)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -150,7 +150,7 @@ class GameSession(models.Model):
     ranked = models.BooleanField(default=False)
     board = models.CharField(max_length=64, null=True, blank=True)
     # A race room on a fresh deal keeps its code secret until the race ends.
-    conceal_code = models.BooleanField(default=False)
+    code_secret = models.BooleanField(default=False)
     # Played in a race room: only these sessions' progress is pushed to a room.
     in_room = models.BooleanField(default=False)
     started_at = models.DateTimeField()
@@ -271,9 +271,9 @@ class Room(models.Model):
     host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_rooms")
     variant = models.CharField(max_length=16)
     code = models.CharField(max_length=32, db_index=True)  # a long code has 28 characters; looked up by
-    # games.secret_codes, which refuses a hidden race's code for play elsewhere until the race ends
+    # games.secret_codes, which refuses a secret race's code for play elsewhere until the race ends
     # A fresh random deal stays secret until the race ends; a chosen code was never secret.
-    hidden = models.BooleanField(default=False)
+    code_secret = models.BooleanField(default=False)
     state = models.CharField(max_length=8, choices=State.choices, default=State.LOBBY)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -35,20 +35,20 @@ WITH moved AS (
        SET action_count = %(count)s, score = %(score)s, moves = %(moves)s, progress = %(progress)s, won = %(won)s,
            undos = %(undos)s
      WHERE id = %(id)s AND action_count = %(expected)s AND finished_at IS NULL
- RETURNING id, conceal_code
+ RETURNING id, code_secret
 ), logged AS (
     INSERT INTO {_ACTIONS} (session_id, seq, token)
     SELECT id, %(count)s, %(token)s FROM moved
  RETURNING session_id
 )
-SELECT moved.conceal_code FROM moved JOIN logged ON logged.session_id = moved.id
+SELECT moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
 """
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Appended:
     """The action is stored: `live` is the game with it, and the session's flags as stored now
-    (a hidden race's code may have been revealed since the game was loaded)."""
+    (a secret race's code may have been revealed since the game was loaded)."""
 
     live: LiveGame
 
@@ -124,16 +124,16 @@ def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
         "won": after.won,
         "undos": after.undos,
     }
-    conceal_code = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
-    if conceal_code is None:
+    code_secret = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
+    if code_secret is None:
         return LogMovedOn()
-    after = dataclasses.replace(after, conceal_code=conceal_code)
+    after = dataclasses.replace(after, code_secret=code_secret)
     live.put(after, game)
     return Appended(LiveGame(after, game))
 
 
 def _append_postgres(values: _Append) -> bool | None:
-    """The session's `conceal_code` once written; None if nothing was."""
+    """The session's `code_secret` once written; None if nothing was."""
     row = fetchone_prepared(_APPEND_POSTGRES, values)  # parsed and planned once per kept connection
     return None if row is None else bool(row[0])
 
@@ -152,4 +152,4 @@ def _append_atomic(values: _Append) -> bool | None:
         if not changed:
             return None
         GameAction.objects.create(session_id=values["id"], seq=values["count"], token=values["token"])
-        return bool(GameSession.objects.filter(id=values["id"]).values_list("conceal_code", flat=True).get())
+        return bool(GameSession.objects.filter(id=values["id"]).values_list("code_secret", flat=True).get())

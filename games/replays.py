@@ -2,7 +2,7 @@
 certified daily's par line (the solver's winning line) the same way.
 
 Refused while it would reveal a secret deal: a daily's games and its par line until the day is
-over (the code is published), a hidden race room's until the race ends.
+over (the code is published), a secret race room's until the race ends.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dic
     result = _result(result_id)
     if result.daily is not None and now < result.daily.publishes_at:
         raise NotFound(gettext("This daily's replays open when the day is over."))
-    if result.session is not None and result.session.conceal_code:
+    if result.session is not None and result.session.code_secret:
         raise NotFound(gettext("This race's replays open when the race is over."))
     return {"result": result_document(result, now=now), **_stepped(result.deal.code, result.log, step)}
 

@@ -55,6 +55,6 @@ def store_verified(
     with transaction.atomic(savepoint=False):
         result.save(force_insert=True)
         verified.announce(
-            verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.conceal_code))
+            verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.code_secret))
         )
     return result

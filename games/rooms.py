@@ -1,6 +1,6 @@
 """Race rooms: everyone plays the same deal as refereed sessions; progress is pushed to the room.
 
-A room on a variant gets a fresh random deal whose code stays hidden (room
+A room on a variant gets a fresh random deal whose code stays secret (room
 documents and the sessions' documents) until the race ends.
 """
 
@@ -39,17 +39,17 @@ def room_for(room_id: object, *, lock: bool = False) -> Room:
 
 
 def create_room(*, host: Player, variant: object = None, code: object = None) -> Room:
-    """A room on a chosen code (shown to all), or on a fresh deal of a variant (hidden until the end)."""
+    """A room on a chosen code (shown to all), or on a fresh deal of a variant (secret until the end)."""
     if (variant is None) == (code is None):
         raise BadRequest(gettext('Give exactly one of "variant" or "code".'))
     if code is not None:
-        game_code, hidden = parse_code(code), False
+        game_code, secret = parse_code(code), False
         secret_codes.refuse_if_secret(game_code, now=timezone.now())
     else:
         # A long code: nobody can find it from the cards the racers are shown (docs/codes.md).
-        game_code, hidden = fresh_code(parse_variant_or_refuse(variant), long=True), True
+        game_code, secret = fresh_code(parse_variant_or_refuse(variant), long=True), True
     with transaction.atomic():
-        room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), hidden=hidden)
+        room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), code_secret=secret)
         RoomMember.objects.create(room=room, player=host)
     return room
 
@@ -83,7 +83,7 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
             raise Conflict(gettext("This race has already started."))
         for member in room.members.select_related("player"):
             member.session, _ = start_session(
-                player=member.player, code=room.code, conceal_code=room.hidden, in_room=True, starts_at=go, now=now
+                player=member.player, code=room.code, code_secret=room.code_secret, in_room=True, starts_at=go, now=now
             )
             member.save(update_fields=["session"])
         room.state, room.started_at = Room.State.RACING, go
@@ -144,12 +144,12 @@ def _finish(room: Room, now: dt.datetime) -> None:
     room.state, room.ended_at = Room.State.FINISHED, now
     room.save(update_fields=["state", "ended_at"])
     # The update waits for a member's finish still in flight, so the read below sees its result.
-    revealed = GameSession.objects.filter(room_member__room=room, conceal_code=True).update(conceal_code=False)
+    revealed = GameSession.objects.filter(room_member__room=room, code_secret=True).update(code_secret=False)
     if revealed:
         ranked = Result.objects.filter(session__room_member__room=room).select_related("player", "deal", "session")
         for result in ranked.order_by("pk"):
             assert result.session is not None
-            result.session.conceal_code = False
+            result.session.code_secret = False
             verified.announce(verified.Event(kind="revealed", result=result))
 
 
@@ -181,7 +181,7 @@ def room_document(room: Room) -> dict[str, Any]:
         "host": room.host.display_name,
         "state": room.state,
         "variant": room.variant,
-        "code": None if room.hidden and room.state != Room.State.FINISHED else room.code,
+        "code": None if room.code_secret and room.state != Room.State.FINISHED else room.code,
         "created_at": room.created_at.isoformat(),
         "started_at": room.started_at.isoformat() if room.started_at else None,
         "starts_in_ms": _starts_in_ms(room),

@@ -1,4 +1,4 @@
-"""Codes that are still secret: a daily's until it is published, a hidden race's until the race ends.
+"""Codes that are still secret: a daily's until it is published, a secret race's until the race ends.
 
 Such a code is refused for free play, submissions and new rooms, before anything is dealt,
 replayed or stored: no session, result, board entry, replay or error message about its deal
@@ -27,12 +27,12 @@ _D, _G, _R = Daily._meta.db_table, Deal._meta.db_table, Room._meta.db_table
 _SECRET = (
     f"SELECT EXISTS (SELECT 1 FROM {_D} d JOIN {_G} g ON g.id = d.deal_id WHERE g.code = %(code)s"
     f" AND d.date > %(published_before)s)"
-    f" OR EXISTS (SELECT 1 FROM {_R} r WHERE r.code = %(code)s AND r.hidden AND r.state <> %(finished)s)"
+    f" OR EXISTS (SELECT 1 FROM {_R} r WHERE r.code = %(code)s AND r.code_secret AND r.state <> %(finished)s)"
 )
 
 
 def is_secret(code: GameCode, *, now: dt.datetime) -> bool:
-    """Whether `code` is an unpublished daily's or that of a hidden race not yet over (one query)."""
+    """Whether `code` is an unpublished daily's or that of a secret race not yet over (one query)."""
     params: dict[str, str | dt.date] = {
         "code": str(code),
         "published_before": (now.astimezone(dt.UTC) - _UNTIL_PUBLISHED).date(),

@@ -17,9 +17,9 @@ from games.models import Daily, GameSession, Player, Result
 from web.errors import NotFound
 
 
-def code_hidden(*, daily: Daily | None, concealed: bool, now: dt.datetime) -> bool:
+def is_code_secret(*, daily: Daily | None, secret: bool, now: dt.datetime) -> bool:
     """A daily's code stays secret until it is published; a race room's until the race ends."""
-    return concealed or (daily is not None and not is_published(daily, now))
+    return secret or (daily is not None and not is_published(daily, now))
 
 
 def session_for(*, player: Player, session_id: object, lock: bool = False) -> GameSession:
@@ -44,21 +44,21 @@ def elapsed_ms(session: GameSession | LiveSession, now: dt.datetime) -> int:
     return max(0, int((end - session.started_at).total_seconds() * 1000))
 
 
-def shown_board(board: str | None, *, hidden: bool) -> str | None:
+def shown_board(board: str | None, *, secret: bool) -> str | None:
     """A code board names the code: it stays out of answers while the code is secret."""
-    return None if hidden and board is not None and board.startswith("code:") else board
+    return None if secret and board is not None and board.startswith("code:") else board
 
 
 def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
-    hidden = code_hidden(
+    secret = is_code_secret(
         daily=result.daily,
-        concealed=bool(result.session and result.session.conceal_code),
+        secret=bool(result.session and result.session.code_secret),
         now=now,
     )
     doc: dict[str, Any] = {
         "id": result.pk,
-        "board": shown_board(result.board, hidden=hidden),
-        "code": None if hidden else result.deal.code,
+        "board": shown_board(result.board, secret=secret),
+        "code": None if secret else result.deal.code,
         "player": result.player.display_name,
         "score": result.score,
         "moves": result.moves,
@@ -122,9 +122,9 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
         session = LiveSession.of(session)
     else:
         result = _result_of(session.id) if session.finished else None
-    hidden = session.code_hidden(now)
+    secret = session.is_code_secret(now)
     view = game.view()
-    if hidden:
+    if secret:
         view["code"] = None
     countdown = starts_in_ms(session, now) if not session.finished else 0
     if countdown:
@@ -137,11 +137,11 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
         legal, best, tap = play_hints(game)
     return {
         "id": str(session.id),
-        "code": None if hidden else session.code,
+        "code": None if secret else session.code,
         "variant": session.variant,
         "game": game.code.game_name,
         "ranked": session.ranked,
-        "board": shown_board(session.board, hidden=hidden),
+        "board": shown_board(session.board, secret=secret),
         "daily": session.daily_date.isoformat() if session.daily_date else None,
         "view": view,
         "table": table_counts(game),
@@ -156,7 +156,7 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
         "undos": session.undos,
         "room": str(session.room_id) if session.room_id else None,
         "starts_in_ms": countdown,
-        "result": _ranked_result_document(result, hidden=hidden, now=now) if result is not None else None,
+        "result": _ranked_result_document(result, secret=secret, now=now) if result is not None else None,
     }
 
 
@@ -165,11 +165,11 @@ def _result_of(session_id: uuid.UUID) -> Result | None:
     return Result.objects.select_related("player", "deal", "daily", "session").filter(session_id=session_id).first()
 
 
-def _ranked_result_document(result: Result, *, hidden: bool, now: dt.datetime) -> dict[str, Any]:
+def _ranked_result_document(result: Result, *, secret: bool, now: dt.datetime) -> dict[str, Any]:
     """The finished game's result with the rank the player holds on its board and on the board's
     clean twin, and whether this game is their entry there (the win screen shows both)."""
     doc = result_document(result, now=now)
-    board = shown_board(result.board, hidden=hidden)
+    board = shown_board(result.board, secret=secret)
     doc["clean_board"] = clean_twin(board) if board is not None else None
     for prefix, ranked_on in (("", board), ("clean_", doc["clean_board"])):
         entry = rank_lookup.entry_of(board=parse_board(ranked_on), player_id=result.player_id) if ranked_on else None

@@ -54,7 +54,7 @@ def start_session(
     code: str | None = None,
     variant: str | None = None,
     daily: str | None = None,
-    conceal_code: bool = False,
+    code_secret: bool = False,
     in_room: bool = False,
     starts_at: dt.datetime | None = None,
     now: dt.datetime | None = None,
@@ -72,7 +72,7 @@ def start_session(
         return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now)
     if code is not None:
         game_code = parse_code(code)
-        if not conceal_code:  # a hidden race's own sessions are the one place its secret code is dealt
+        if not code_secret:  # a secret race's own sessions are the one place its secret code is dealt
             secret_codes.refuse_if_secret(game_code, now=now)
     else:
         game_code = fresh_code(parse_variant_or_refuse(variant))
@@ -82,7 +82,7 @@ def start_session(
         deal=deal_for(game_code),
         ranked=not player.is_guest,
         board=None if player.is_guest else f"code:{game_code}",
-        conceal_code=conceal_code,
+        code_secret=code_secret,
         in_room=in_room,
         started_at=starts_at or now,
         score=game.score,

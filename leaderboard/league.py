@@ -82,7 +82,7 @@ def all_time(*, variant: object, by: str, limit: int = ALL_TIME_LIMIT) -> dict[s
     """A variant's all-time board: each player's best verified result on any of its deals (ranked by
     the boards' keys), or the most wins, or the longest daily streak.
 
-    A hidden race's results reach its code board only once the race is over (games.rooms), so
+    A secret race's results reach its code board only once the race is over (games.rooms), so
     nothing here is about a deal whose code is still secret."""
     chosen = _variant(variant)
     if by not in ORDERS:

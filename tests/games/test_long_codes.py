@@ -1,5 +1,5 @@
 """Long codes (twenty deal letters) through the service: free play, submissions and rooms take them,
-a hidden race gets one, and a code of any other length is a 422 that says what is wrong."""
+a secret race gets one, and a code of any other length is a 422 that says what is wrong."""
 
 from __future__ import annotations
 

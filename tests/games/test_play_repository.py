@@ -56,7 +56,7 @@ def test_append_says_the_log_moved_on_and_writes_nothing() -> None:
     action = reloaded.game.apply(_legal(reloaded.game)[0])
     appended = play.append(reloaded, action)
     assert isinstance(appended, Appended) and appended.live.session.action_count == 2
-    assert appended.live.session.conceal_code is False
+    assert appended.live.session.code_secret is False
     assert _stored_log(session) == [first, str(action)]
     assert stale.session.action_count == 0  # what a caller held is never changed behind it
 

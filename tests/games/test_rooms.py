@@ -77,8 +77,8 @@ async def test_a_race_on_a_hidden_fresh_deal_from_lobby_to_final_table() -> None
         player.pk: await database_sync_to_async(GameSession.objects.select_related("deal").get)(player=player)
         for player in (host, guest)
     }
-    assert all(s.conceal_code and s.deal.code == code for s in sessions.values())
-    assert GameCode.parse(code).long  # a hidden race is dealt a long code
+    assert all(s.code_secret and s.deal.code == code for s in sessions.values())
+    assert GameCode.parse(code).long  # a secret race is dealt a long code
     tokens = await database_sync_to_async(legal_walk)(code, 12)
     assert len(tokens) >= 5  # a random deal may run out of moves sooner (the guest plays 5)
 
@@ -109,7 +109,7 @@ async def test_a_race_on_a_hidden_fresh_deal_from_lobby_to_final_table() -> None
     keys = [(-p["sequences"], -p["score"], p["moves"]) for p in final["players"]]
     assert keys == sorted(keys)  # the final table is ranked like a board
     cleared = await database_sync_to_async(
-        lambda: list(GameSession.objects.filter(room_member__room_id=room["id"]).values_list("conceal_code", flat=True))
+        lambda: list(GameSession.objects.filter(room_member__room_id=room["id"]).values_list("code_secret", flat=True))
     )()
     assert cleared == [False, False]
     replay = await database_sync_to_async(
@@ -132,7 +132,7 @@ def test_a_race_on_a_code_is_won_and_the_host_rules_the_room(api: APIClient) -> 
     assert _as(late).post(f"/api/rooms/{room['id']}/join").status_code == 409
     assert _as(host).post(f"/api/rooms/{room['id']}/start").status_code == 409
     session = GameSession.objects.get(player=rival)
-    assert not session.conceal_code and session.board == f"code:{RUSSIAN_WIN}"
+    assert not session.code_secret and session.board == f"code:{RUSSIAN_WIN}"
     for token in vector_log(RUSSIAN_WIN):  # the rival wins: the game ends by itself
         games.apply_action(player=rival, session_id=session.id, token=token)
     rooms.member_progressed(session=GameSession.objects.get(pk=session.pk))

@@ -101,7 +101,7 @@ def test_session_document_lists_only_the_players_own_sessions(player: Player, pl
     assert again["elapsed_ms"] >= 0
 
 
-def test_a_concealed_session_names_neither_its_code_nor_its_code_board(player: Player) -> None:
+def test_a_secret_session_names_neither_its_code_nor_its_code_board(player: Player) -> None:
     from django.utils import timezone
 
     from games import live, services
@@ -109,14 +109,14 @@ def test_a_concealed_session_names_neither_its_code_nor_its_code_board(player: P
     from leaderboard.models import BoardEntry
     from leaderboard.services import rank_result
 
-    session, _ = services.start_session(player=player, variant="SD1-S2", conceal_code=True)
+    session, _ = services.start_session(player=player, variant="SD1-S2", code_secret=True)
     session, game = services.finish_session(player=player, session_id=session.pk)
     doc = session_document(session, live.game_for(session), now=timezone.now())
     assert doc["code"] is None and doc["board"] is None
     assert doc["result"]["code"] is None and doc["result"]["board"] is None and doc["result"]["rank"] is None
     assert session.deal.code not in str(doc)
-    assert not BoardEntry.objects.exists()  # a hidden race's results rank when it ends
-    session.conceal_code = False  # the race ended: games.rooms ranks its results
+    assert not BoardEntry.objects.exists()  # a secret race's results rank when it ends
+    session.code_secret = False  # the race ended: games.rooms ranks its results
     rank_result(result=session.result)  # type: ignore[attr-defined]
     revealed = session_document(session, game, now=timezone.now())
     assert revealed["board"] == f"code:{session.deal.code}" and revealed["result"]["rank"] == 1

@@ -88,7 +88,7 @@ def test_all_time_boards_say_nothing_of_a_hidden_race_until_it_is_over(api: APIC
     rooms.join_room(room_id=room.pk, player=rival)
     rooms.start_room(room_id=room.pk, player=host)
     session = room.members.get(player=host).session
-    assert session is not None and session.conceal_code
+    assert session is not None and session.code_secret
     for token in legal_walk(room.code, 6):
         services.apply_action(player=host, session_id=session.pk, token=token)
     services.finish_session(player=host, session_id=session.pk)  # verified while the rival still plays

@@ -34,7 +34,7 @@ class World:
     session: GameSession
     result: Result
     board: str
-    secrets: list[str]  # the daily's code and deal number, and the hidden race room's code
+    secrets: list[str]  # the daily's code and deal number, and the secret race room's code
     hidden_cards: set[str]  # face-down or in the stock when alice finished
     values: dict[str, list[str]]  # what the crawl puts in each URL parameter
     refusals: list[dict[str, Any]]

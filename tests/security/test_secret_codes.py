@@ -1,7 +1,7 @@
 """A cheater who has a secret code (a daily stored with a short code can be found by a search over
 its opening cards) learns nothing from the service with it: free play, a submission and a new room
 on it are refused with one sentence, before anything is dealt, replayed or stored, until the code
-is published. A hidden race's code likewise until the race ends, and its results reach no board."""
+is published. A secret race's code likewise until the race ends, and its results reach no board."""
 
 from __future__ import annotations
 

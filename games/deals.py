@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import secrets
 
-from django.db import IntegrityError, transaction
+from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import refusals
 from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import Deal
+from web.database.prepared import fetchone
 from web.errors import Unprocessable
 
 # The longest code is 28 characters (a long code, docs/codes.md); anything much longer is refused
@@ -49,15 +51,18 @@ def fresh_code(variant: str, *, long: bool = False) -> GameCode:
     return GameCode.from_variant(variant, secrets.randbelow(LONG_DEAL_NUMBERS if long else DEAL_NUMBERS), long=long)
 
 
+# Get or make in one statement (PostgreSQL, SQLite >= 3.35): the no-op update makes RETURNING give
+# the existing row's id too, and a concurrent first use waits on the unique index instead of failing,
+# so it needs no savepoint and joins the caller's transaction (a submission's result's).
+_DEAL = f"""INSERT INTO {Deal._meta.db_table} (code, game, variant, created_at) VALUES (%s, %s, %s, %s)
+ON CONFLICT (code) DO UPDATE SET code = excluded.code
+RETURNING id"""
+
+
 def deal_for(code: GameCode) -> Deal:
     """The stored Deal of a code, made on first use (safe under concurrent first uses)."""
     text = str(code)
-    try:
-        return Deal.objects.get(code=text)
-    except Deal.DoesNotExist:
-        pass
-    try:
-        with transaction.atomic():
-            return Deal.objects.create(code=text, game=code.game, variant=code.variant)
-    except IntegrityError:
-        return Deal.objects.get(code=text)
+    row = fetchone(_DEAL, [text, code.game, code.variant, connection.ops.adapt_datetimefield_value(timezone.now())])
+    assert row is not None  # an upsert always gives its row
+    # created_at is left deferred: an existing deal keeps its own, read only if asked for.
+    return Deal.from_db(connection.alias, ["id", "code", "game", "variant"], [row[0], text, code.game, code.variant])

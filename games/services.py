@@ -461,9 +461,10 @@ def _verify_submission(
             % {"claimed": claimed_score, "score": outcome.score},
             index=None,
         )
-    result = store_verified(
-        player=player, outcome=outcome, deal=deal_for(game_code), board=f"code:{game_code}", finished_at=now
-    )
+    with transaction.atomic(savepoint=False):  # the deal is made with its first result, or not at all
+        result = store_verified(
+            player=player, outcome=outcome, deal=deal_for(game_code), board=f"code:{game_code}", finished_at=now
+        )
     return 201, {"result": result_document(result, now=now)}, result
 
 

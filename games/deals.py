@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.db import connection
 from django.utils import timezone
@@ -59,10 +60,21 @@ ON CONFLICT (code) DO UPDATE SET code = excluded.code
 RETURNING id"""
 
 
+def deal_statement(code: GameCode) -> tuple[str, list[Any]]:
+    """The get-or-make of the code's deal, whose row is its id (stored_deal)."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    return _DEAL, [str(code), code.game, code.variant, now]
+
+
+def stored_deal(code: GameCode, deal_id: int) -> Deal:
+    """The Deal of `code` stored as `deal_id`; created_at is left deferred (an existing deal keeps
+    its own, read only if asked for)."""
+    values = [deal_id, str(code), code.game, code.variant]
+    return Deal.from_db(connection.alias, ["id", "code", "game", "variant"], values)
+
+
 def deal_for(code: GameCode) -> Deal:
     """The stored Deal of a code, made on first use (safe under concurrent first uses)."""
-    text = str(code)
-    row = fetchone(_DEAL, [text, code.game, code.variant, connection.ops.adapt_datetimefield_value(timezone.now())])
+    row = fetchone(*deal_statement(code))
     assert row is not None  # an upsert always gives its row
-    # created_at is left deferred: an existing deal keeps its own, read only if asked for.
-    return Deal.from_db(connection.alias, ["id", "code", "game", "variant"], [row[0], text, code.game, code.variant])
+    return stored_deal(code, row[0])

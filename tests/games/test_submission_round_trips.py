@@ -19,10 +19,10 @@ from web.database import prepared
 
 CODE = "RU1-C-MFXTMVO"
 
-# On a new deal, without an idempotency key: the secret-code check, BEGIN, the deal's upsert, the
-# result's INSERT, the statistics upsert and the bump and offer of the board and its clean twin
-# (five statements in one pipeline on PostgreSQL), COMMIT. Ten statements; six round trips on
-# PostgreSQL (the check, BEGIN, the deal, the result, the pipeline, COMMIT).
+# On a new deal, without an idempotency key: the secret-code check, BEGIN, the deal's upsert and the
+# result's INSERT (one pipeline on PostgreSQL, BEGIN queued in it), the statistics upsert and the
+# bump and offer of the board and its clean twin (a second pipeline), COMMIT. Ten statements; four
+# round trips on PostgreSQL (the check, the two pipelines, COMMIT).
 MOST_STATEMENTS = 10
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import refusals
 from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import Deal
+from web.database.prepared import fetchone
 from web.errors import Unprocessable
 
 # The longest code is 28 characters (a long code, docs/codes.md); anything much longer is refused
@@ -49,15 +52,29 @@ def fresh_code(variant: str, *, long: bool = False) -> GameCode:
     return GameCode.from_variant(variant, secrets.randbelow(LONG_DEAL_NUMBERS if long else DEAL_NUMBERS), long=long)
 
 
+# Get or make in one statement (PostgreSQL, SQLite >= 3.35): the no-op update makes RETURNING give
+# the existing row's id too, and a concurrent first use waits on the unique index instead of failing,
+# so it needs no savepoint and joins the caller's transaction (a submission's result's).
+_DEAL = f"""INSERT INTO {Deal._meta.db_table} (code, game, variant, created_at) VALUES (%s, %s, %s, %s)
+ON CONFLICT (code) DO UPDATE SET code = excluded.code
+RETURNING id"""
+
+
+def deal_statement(code: GameCode) -> tuple[str, list[Any]]:
+    """The get-or-make of the code's deal, whose row is its id (stored_deal)."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    return _DEAL, [str(code), code.game, code.variant, now]
+
+
+def stored_deal(code: GameCode, deal_id: int) -> Deal:
+    """The Deal of `code` stored as `deal_id`; created_at is left deferred (an existing deal keeps
+    its own, read only if asked for)."""
+    values = [deal_id, str(code), code.game, code.variant]
+    return Deal.from_db(connection.alias, ["id", "code", "game", "variant"], values)
+
+
 def deal_for(code: GameCode) -> Deal:
     """The stored Deal of a code, made on first use (safe under concurrent first uses)."""
-    text = str(code)
-    try:
-        return Deal.objects.get(code=text)
-    except Deal.DoesNotExist:
-        pass
-    try:
-        with transaction.atomic():
-            return Deal.objects.create(code=text, game=code.game, variant=code.variant)
-    except IntegrityError:
-        return Deal.objects.get(code=text)
+    row = fetchone(*deal_statement(code))
+    assert row is not None  # an upsert always gives its row
+    return stored_deal(code, row[0])

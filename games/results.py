@@ -9,19 +9,38 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import verified
+from games.deals import deal_statement, stored_deal
+from games.engine import GameCode
 from games.models import Daily, Deal, GameSession, Player, Result
 from games.verification import Outcome
+from web.database.prepared import fetch_each
+
+# Every column but the id, in the model's order; one INSERT ... RETURNING (prepared on PostgreSQL)
+# rather than the ORM's save, whose signals and checks a new result has no use for.
+_FIELDS = [f for f in Result._meta.concrete_fields if not f.primary_key]
+_INSERT = (
+    f"INSERT INTO {Result._meta.db_table} ({', '.join(f.column for f in _FIELDS)})"
+    f" VALUES ({', '.join('%s' for _ in _FIELDS)}) RETURNING id"
+)
+# The same for a deal made (or found) by the statement before it in the same round trip: its id is
+# read by its code.
+_INSERT_ON_CODE = (
+    f"INSERT INTO {Result._meta.db_table} ({', '.join(f.column for f in _FIELDS)}) SELECT "
+    + ", ".join(f"(SELECT id FROM {Deal._meta.db_table} WHERE code = %s)" if f.name == "deal" else "%s"
+                for f in _FIELDS)
+    + " RETURNING id"
+)
 
 
 def store_verified(
     *,
     player: Player,
     outcome: Outcome,
-    deal: Deal,
+    deal: Deal | GameCode,
     board: str | None,
     finished_at: dt.datetime,
     daily: Daily | None = None,
@@ -31,11 +50,14 @@ def store_verified(
     """Store the verified `outcome` of `player` (a guest's ranks on no board) and announce it.
 
     Joins the caller's transaction if there is one (a session's finish holds its row lock). A
-    secret race's result is announced held back: it ranks when the race ends (games.rooms).
+    secret race's result is announced held back: it ranks when the race ends (games.rooms). Given a
+    code rather than its Deal (a submission's), the deal is made on first use with the result, in
+    the same round trip.
     """
+    code = deal if isinstance(deal, GameCode) else None
     result = Result(
         player=player,
-        deal=deal,
+        deal=Deal(code=str(code), game=code.game, variant=code.variant) if code else deal,
         daily=daily,
         session=session,
         source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
@@ -53,8 +75,25 @@ def store_verified(
         verified_at=timezone.now(),
     )
     with transaction.atomic(savepoint=False):
-        result.save(force_insert=True)
+        _insert(result, code=code)
         verified.announce(
             verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.code_secret))
         )
     return result
+
+
+def _insert(result: Result, *, code: GameCode | None) -> None:
+    """Store the new `result` (and, given its code, its deal) and give it its id, as
+    save(force_insert=True) would."""
+    values = [f.get_db_prep_save(f.pre_save(result, add=True), connection) for f in _FIELDS]
+    if code is None:
+        rows = fetch_each([(_INSERT, values)])
+    else:
+        values[[f.name for f in _FIELDS].index("deal")] = str(code)
+        deal_row, *rows = fetch_each([deal_statement(code), (_INSERT_ON_CODE, values)])
+        assert deal_row is not None  # an upsert always gives its row
+        result.deal = stored_deal(code, deal_row[0])
+    assert rows[0] is not None  # an INSERT ... RETURNING gives its row
+    result.pk = rows[0][0]
+    result._state.adding = False
+    result._state.db = connection.alias

@@ -461,9 +461,8 @@ def _verify_submission(
             % {"claimed": claimed_score, "score": outcome.score},
             index=None,
         )
-    result = store_verified(
-        player=player, outcome=outcome, deal=deal_for(game_code), board=f"code:{game_code}", finished_at=now
-    )
+    # The deal is made (on first use) with the result, in its transaction and round trip.
+    result = store_verified(player=player, outcome=outcome, deal=game_code, board=f"code:{game_code}", finished_at=now)
     return 201, {"result": result_document(result, now=now)}, result
 
 

@@ -8,32 +8,53 @@ after that transaction commits.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from games import groups, verified
 from games.boards import parse_board
 from games.models import Result
 from leaderboard import rank_index, selectors, standings, stats
+from web.database.prepared import fetch_each
 
 
 def on_verified(event: verified.Event) -> None:
     """Subscribed in the app's ready(): inside the transaction that stored a verified result, count
-    it once, and rank it on its board unless it is held back (a secret race's: ranked when revealed)."""
-    if event.kind == "verified":
-        stats.count_result(result=event.result)
-        if event.held_back:
-            return
-    rank_result(result=event.result)
+    it once, and rank it on its board unless it is held back (a secret race's: ranked when revealed).
+
+    The count and the offers need no answer from each other: they go to the database together,
+    one round trip on PostgreSQL (fetch_each)."""
+    result = event.result
+    counting = event.kind == "verified"
+    statements = [stats.count_statement(result)] if counting else []
+    boards = [] if counting and event.held_back else _ranked_boards(result)
+    for board in boards:
+        statements += standings.offer_statements(result=result, board=board)
+    rows = fetch_each(statements)
+    if counting:
+        stats.counted(result=result, row=rows.pop(0))
+    _offered(result=result, boards=boards, rows=rows)
 
 
 def rank_result(*, result: Result) -> None:
     """Inside a transaction: offer a verified result to its board and, if it has no undo, to the
-    board's clean twin; index and push each change once committed. A guest's or a deactivated
-    player's results rank nowhere (standings.offer asks the database whether the player is active)."""
-    if result.player.is_guest:
-        return
-    for board in standings.boards_of(result):
-        change = standings.offer(result=result, board=board)
+    board's clean twin; index and push each change once committed."""
+    boards = _ranked_boards(result)
+    statements = [s for board in boards for s in standings.offer_statements(result=result, board=board)]
+    _offered(result=result, boards=boards, rows=fetch_each(statements))
+
+
+def _ranked_boards(result: Result) -> list[str]:
+    """A guest's results rank nowhere; nor do a deactivated player's (the offer asks the database
+    whether the player is active)."""
+    return [] if result.player.is_guest else standings.boards_of(result)
+
+
+def _offered(*, result: Result, boards: list[str], rows: list[tuple[Any, ...] | None]) -> None:
+    """The rows of the offers to `boards`, two a board: announce each change they made."""
+    for i, board in enumerate(boards):
+        change = standings.changed(result=result, board=board, rows=rows[2 * i : 2 * i + 2])
         if change is not None:
             _announce(result=result, change=change)
 

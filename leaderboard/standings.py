@@ -7,6 +7,7 @@ checked and brought up to date by any process (sync_index below).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,7 @@ from games.ranking import RankKey
 from leaderboard import rank_index
 from leaderboard.models import BoardEntry, BoardVersion
 from operations import metrics
-from web.database.prepared import fetchone_prepared
+from web.database.prepared import fetch_each
 
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
@@ -34,13 +35,15 @@ _REPLACE = """ON CONFLICT (board, player_id) DO UPDATE SET
     won = excluded.won, undos = excluded.undos, sort_key = excluded.sort_key, updated_at = excluded.updated_at{version}
 WHERE excluded.sort_key < {table}.sort_key"""
 
-# The offer, one way on PostgreSQL and SQLite. First the board's version is bumped, unless a better
-# entry of the player is already visible or the player was deactivated (asked of the database: the
-# player in hand may have been read before, as a race's are when it ends). The bumped row is locked
-# until the commit, so the board's changes are serialised and a visible version means every lower
-# one is committed. Then the entry:
-# ON CONFLICT ... WHERE compares with the row as it is once locked, so concurrent results of one
-# player keep the best; if such a result wins the row, the bump is left without an entry, which
+# The offer, one way on PostgreSQL and SQLite, two statements that need no answer from each other
+# (so they share a round trip, web.database.prepared.fetch_each). First the board's version is
+# bumped, unless a better entry of the player is already visible or the player was deactivated
+# (asked of the database: the player in hand may have been read before, as a race's are when it
+# ends). The bumped row is locked until the commit, so the board's changes are serialised and a
+# visible version means every lower one is committed. Then the entry, stamped with the version it
+# reads back, under the same two conditions (the player's; a better entry fails ON CONFLICT ...
+# WHERE, which compares with the row as it is once locked): it is written exactly when the bump
+# was. If a concurrent result of the player wins the row, the bump is left without an entry, which
 # only makes the next reader catch up with nothing to apply.
 _BUMP = f"""INSERT INTO {_V} (board, version)
 SELECT %s, 1 WHERE NOT EXISTS (SELECT 1 FROM {_E} WHERE board = %s AND player_id = %s AND sort_key <= %s)
@@ -48,23 +51,15 @@ SELECT %s, 1 WHERE NOT EXISTS (SELECT 1 FROM {_E} WHERE board = %s AND player_id
 ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
 RETURNING version"""
 _OFFER = (
-    f"INSERT INTO {_E} ({_COLUMNS}, version) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)\n"
+    f"INSERT INTO {_E} ({_COLUMNS}, version)\n"
+    "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+    f"(SELECT version FROM {_V} WHERE board = %s)\n"
+    f"WHERE EXISTS (SELECT 1 FROM {_P} WHERE id = %s AND is_active)\n"
     + _REPLACE.format(version=", version = excluded.version", table=_E)
     + "\nRETURNING version"
 )
 # Above this many missed changes a reader rebuilds the index rather than replay them.
 CATCH_UP_LIMIT = 5000
-
-
-def fetchone(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    """The first row of one of the write's statements: prepared on PostgreSQL (run on every verified
-    result, planning would cost more than running), plain on SQLite. Inside the result's transaction."""
-    if connection.vendor == "postgresql":
-        return fetchone_prepared(sql, params)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else tuple(row)
 
 
 @dataclass(frozen=True)
@@ -95,13 +90,14 @@ def offer(*, result: Result, board: str | None = None) -> Change | None:
     there; the change if there was one. Runs inside the result's transaction."""
     board = board or result.board
     assert board is not None
+    return changed(result=result, board=board, rows=fetch_each(offer_statements(result=result, board=board)))
+
+
+def offer_statements(*, result: Result, board: str) -> list[tuple[str, list[Any]]]:
+    """The offer of `result` to `board`: the bump and the entry, to run in this order (fetch_each)."""
     key = rank_key(result).sort_key()
     adapt = connection.ops.adapt_datetimefield_value
-    bumped = fetchone(_BUMP, [board, board, result.player_id, key, result.player_id])
-    if bumped is None:
-        return None  # the player has a better entry there, or ranks nowhere now
-    version = int(bumped[0])
-    values = [
+    entry = [
         board,
         result.player_id,
         result.pk,
@@ -114,11 +110,19 @@ def offer(*, result: Result, board: str | None = None) -> Change | None:
         result.undos,
         key,
         adapt(timezone.now()),  # updated_at
-        version,
+        board,  # the version, read back
+        result.player_id,  # still active
     ]
-    if fetchone(_OFFER, values) is None:
-        return None  # a better result of the player's took the entry meanwhile
-    return Change(board=board, player_id=result.player_id, sort_key=key, version=version)
+    return [(_BUMP, [board, board, result.player_id, key, result.player_id]), (_OFFER, entry)]
+
+
+def changed(*, result: Result, board: str, rows: Sequence[tuple[Any, ...] | None]) -> Change | None:
+    """The change the rows of offer_statements made, if any: none if the player has a better entry
+    there or ranks nowhere now, or a better result of the player's took the entry meanwhile."""
+    bumped, entry = rows
+    if bumped is None or entry is None:
+        return None
+    return Change(board=board, player_id=result.player_id, sort_key=rank_key(result).sort_key(), version=int(entry[0]))
 
 
 def boards_of(result: Result) -> list[str]:

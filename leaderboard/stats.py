@@ -10,7 +10,6 @@ import datetime as dt
 from typing import Any
 
 from games.models import Result
-from leaderboard import standings
 from leaderboard.models import PlayerStats
 
 _S = PlayerStats._meta.db_table
@@ -45,31 +44,30 @@ def count_values(result: Result) -> dict[str, int | None]:
     }
 
 
-def count_result(*, result: Result) -> None:
-    """Inside the result's transaction: add it to its player's statistics of its variant.
-
-    One upsert; the row it locks serialises a player's concurrent results of a variant.
-    """
-    variant = result.deal.variant
+def count_statement(result: Result) -> tuple[str, list[Any]]:
+    """The upsert that adds `result` to its player's statistics of its variant (one statement; the
+    row it locks serialises a player's concurrent results of a variant). Its row goes to counted()."""
     values = count_values(result)
-    row = standings.fetchone(
-        _COUNT,
-        [
-            result.player_id,
-            variant,
-            values["wins"],
-            values["clean_wins"],
-            values["best_score"],
-            values["best_cards_home"],
-            values["best_moves"],
-        ],
-    )
+    return _COUNT, [
+        result.player_id,
+        result.deal.variant,
+        values["wins"],
+        values["clean_wins"],
+        values["best_score"],
+        values["best_cards_home"],
+        values["best_moves"],
+    ]
+
+
+def counted(*, result: Result, row: tuple[Any, ...] | None) -> None:
+    """Inside the result's transaction, after its count_statement ran and gave `row`: a ranked
+    daily's result also recounts the player's daily streak."""
     assert row is not None  # an upsert always gives its row
     (stats_id,) = row
     if result.daily_id is not None and (result.board or "").startswith("daily:"):
         # Results of two days can arrive out of order (an attempt closed at 01:00 the next day):
         # recount from the dates rather than extend a counter.
-        days = _ranked_daily_dates(result.player_id, variant)
+        days = _ranked_daily_dates(result.player_id, result.deal.variant)
         streak, best = _streaks(days)
         PlayerStats.objects.filter(pk=stats_id).update(last_daily=days[-1], daily_streak=streak, best_daily_streak=best)
 

@@ -55,9 +55,10 @@ def store_verified(
     the same round trip.
     """
     code = deal if isinstance(deal, GameCode) else None
+    stored = Deal(code=str(deal), game=deal.game, variant=deal.variant) if isinstance(deal, GameCode) else deal
     result = Result(
         player=player,
-        deal=Deal(code=str(code), game=code.game, variant=code.variant) if code else deal,
+        deal=stored,
         daily=daily,
         session=session,
         source=Result.Source.SESSION if session else Result.Source.SUBMISSION,

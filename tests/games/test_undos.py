@@ -17,6 +17,7 @@ from games.models import GameSession, Player, Result
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.games.play_helpers import winning_log
+from tests.historical import before_the_move
 
 pytestmark = pytest.mark.django_db
 
@@ -94,15 +95,7 @@ def test_games_stored_before_the_count_get_it_from_their_logs() -> None:
     Result.objects.update(undos=0)
     BoardEntry.objects.update(undos=0)
     importlib.import_module("games.migrations.0005_session_undos").count_undos(apps, None)
-    importlib.import_module("leaderboard.migrations.0006_result_undos").count_undos(_before_the_move(), None)
+    importlib.import_module("leaderboard.migrations.0006_result_undos").count_undos(before_the_move(), None)
     assert GameSession.objects.get().undos == 2
     assert Result.objects.get().undos == 2 and BoardEntry.objects.get().undos == 2
 
-
-def _before_the_move() -> Any:
-    """The models as the leaderboard's migrations knew them, Result still theirs (the tables are the same)."""
-    from django.db import connection
-    from django.db.migrations.loader import MigrationLoader
-
-    last = [("leaderboard", "0009_player_name_key"), ("games", "0006_certified_dailies")]
-    return MigrationLoader(connection).project_state(last).apps

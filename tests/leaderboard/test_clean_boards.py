@@ -27,6 +27,7 @@ from games.models import Player, Result
 from games.verification import canonical
 from leaderboard import selectors, standings
 from leaderboard.models import BoardEntry
+from tests.historical import before_the_move
 from tests.leaderboard.factories import RUSSIAN_WIN, SPIDERETTE_WIN, daily_of, make_result, named, vector_log
 from web.errors import BadRequest
 
@@ -163,7 +164,7 @@ def test_boards_stored_before_the_twins_get_them_from_their_results() -> None:
     _fill()
     live = list(BoardEntry.objects.filter(board=CLEAN).order_by("sort_key").values_list("player_id", "result_id"))
     BoardEntry.objects.filter(board=CLEAN).delete()
-    importlib.import_module("leaderboard.migrations.0007_clean_boards").fill_clean_twins(_before_the_move(), None)
+    importlib.import_module("leaderboard.migrations.0007_clean_boards").fill_clean_twins(before_the_move(), None)
     rebuilt = BoardEntry.objects.filter(board=CLEAN).order_by("sort_key")
     assert list(rebuilt.values_list("player_id", "result_id")) == live
     assert _entries(CLEAN) == _oracle(clean=True)
@@ -222,11 +223,3 @@ def test_the_finished_session_says_its_rank_on_the_board_and_on_the_clean_twin()
     twin = _as(rival).get(f"/api/leaderboards/{CLEAN}").json()
     assert [e["player"] for e in twin["entries"]] == ["finisher", "rival"] and twin["me"]["rank"] == 2
 
-
-def _before_the_move() -> Any:
-    """The models as the leaderboard's migrations knew them, Result still theirs (the tables are the same)."""
-    from django.db import connection
-    from django.db.migrations.loader import MigrationLoader
-
-    last = [("leaderboard", "0009_player_name_key"), ("games", "0006_certified_dailies")]
-    return MigrationLoader(connection).project_state(last).apps

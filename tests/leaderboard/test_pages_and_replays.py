@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -13,6 +12,7 @@ from games.engine import Game, replay
 from games.verification import canonical
 from leaderboard.models import PlayerStats
 from leaderboard.stats import current_streak
+from tests.historical import before_the_move
 from tests.leaderboard.factories import (
     RUSSIAN_WIN,
     SPIDER_WIN,
@@ -100,7 +100,7 @@ def test_statistics_kept_so_far_are_recounted_by_the_migration() -> None:
     PlayerStats.objects.update(clean_wins=0, best_cards_home=None, best_moves=None)
     PlayerStats.objects.filter(variant="RU1-C").update(best_score=9999)  # as it was: the farmed score
     recount = importlib.import_module("leaderboard.migrations.0008_stats_clean_wins_russian_best").recount
-    recount(_before_the_move(), None)
+    recount(before_the_move(), None)
     for stats in PlayerStats.objects.filter(player=player):
         before = kept[stats.variant]
         assert (stats.clean_wins, stats.best_score, stats.best_cards_home, stats.best_moves) == (
@@ -195,11 +195,3 @@ def test_a_dailys_replay_opens_when_the_day_is_over(api: APIClient) -> None:
     body = api.get(f"/api/results/{past.pk}/replay").json()
     assert body["result"]["code"] == SPIDERETTE_WIN and body["state"]["code"] == SPIDERETTE_WIN
 
-
-def _before_the_move() -> Any:
-    """The models as the leaderboard's migrations knew them, Result still theirs (the tables are the same)."""
-    from django.db import connection
-    from django.db.migrations.loader import MigrationLoader
-
-    last = [("leaderboard", "0009_player_name_key"), ("games", "0006_certified_dailies")]
-    return MigrationLoader(connection).project_state(last).apps

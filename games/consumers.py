@@ -40,9 +40,9 @@ def _act(scope: dict[str, Any], player: Player, session_id: str, message: dict[s
         played = services.apply_action(
             player=player, session_id=session_id, token=message.get("action"), at=message.get("at"), now=now
         )
-        return {"type": "session", **selectors.session_document(played.session, played.game, now=now)}
+        return {"type": "session", "document": selectors.session_document(played.session, played.game, now=now)}
     session, game = services.finish_session(player=player, session_id=session_id, now=now)
-    return {"type": "session", **selectors.session_document(session, game, now=now)}
+    return {"type": "session", "document": selectors.session_document(session, game, now=now)}
 
 
 class PlayConsumer(JsonConsumer):
@@ -67,6 +67,10 @@ class PlayConsumer(JsonConsumer):
             await self.send_refusal(error)
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        await self.send_session(document)
+
+    async def send_session(self, document: dict[str, Any]) -> None:
+        """Every session document this socket sends leaves through here."""
         await self.send_json({"type": "session", **document})
 
     async def receive_message(self, message: dict[str, Any]) -> None:
@@ -76,7 +80,7 @@ class PlayConsumer(JsonConsumer):
             )
             return
         try:
-            document = await in_database_thread(_act)(self.scope, self.player, self.session_id, message)
+            answer = await in_database_thread(_act)(self.scope, self.player, self.session_id, message)
         except SignedOut as error:
             await self.send_refusal(error)
             await self.close(code=CLOSE_SIGNED_OUT)
@@ -87,4 +91,7 @@ class PlayConsumer(JsonConsumer):
         except DatabaseError:
             await self.send_refusal(Unavailable(gettext(UNAVAILABLE)))
             return
-        await self.send_json(document)
+        if answer["type"] == "session":
+            await self.send_session(answer["document"])
+        else:
+            await self.send_json(answer)

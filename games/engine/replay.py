@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from .codes import GameCode
+from .codes import GAME_NAMES, GameCode
 from .errors import EngineError, InvalidCode
 from .game import Game
 from .rules import Params, english
@@ -41,7 +41,9 @@ class ReplayError:
     def __str__(self) -> str:
         if self.index == 0 or self.token is None:
             return self.message
-        text = self.message[:1].lower() + self.message[1:]
+        # Mid-sentence the message's first word is lower case, unless it is a name ("Russian Solitaire ...").
+        named = self.message.startswith(tuple(GAME_NAMES.values()))
+        text = self.message if named else self.message[:1].lower() + self.message[1:]
         return f"action {self.index} ({self.token}): {text}"
 
     def to_json(self) -> dict[str, object]:

@@ -33,6 +33,11 @@ def test_error_string_in_the_spec_shape() -> None:
     assert str(ReplayError(0, None, "Unknown game 'XX1'")) == "Unknown game 'XX1'"
 
 
+def test_a_refusal_that_begins_with_a_game_s_name_keeps_its_capital() -> None:
+    result = replay("RU1-C-AAAAAAA", ["D"])
+    assert str(result.error) == "action 1 (D): Russian Solitaire has no stock"
+
+
 @pytest.mark.parametrize(
     ("token", "echo"),
     [(1, "1"), (None, "null"), (["D"], '["D"]'), ({"a": 1}, '{"a": 1}'), (True, "true"), (1.5, "1.5")],

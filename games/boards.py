@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 
 from games import refusals
 from games.engine import DAILY_VARIANTS, GameCode, InvalidCode, parse_variant
+from games.variants import goal_of
 from web.errors import BadRequest, NotFound
 
 CLEAN = ":clean"
@@ -28,7 +29,7 @@ class Board:
 
     @property
     def russian(self) -> bool:
-        return self.variant.startswith("RU")
+        return goal_of(self.variant) == "cards_home"
 
     @property
     def progress_field(self) -> str:

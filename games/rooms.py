@@ -19,6 +19,7 @@ from games import groups, room_progress, secret_codes, verified
 from games.deals import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession, Player, Result, Room, RoomMember
 from games.ranking import RankKey
+from games.variants import goal_of
 from web.errors import BadRequest, Conflict, Forbidden, NotFound
 
 MAX_PLAYERS = 12
@@ -171,7 +172,7 @@ def room_document(room: Room) -> dict[str, Any]:
     results = {
         r.session_id: r for r in Result.objects.filter(session_id__in=[m.session_id for m in members if m.session_id])
     }
-    russian = room.variant.startswith("RU")
+    russian = goal_of(room.variant) == "cards_home"
     table = [_progress(m, results.get(m.session_id), russian) for m in members]
     if room.state != Room.State.LOBBY:
         table.sort(key=lambda keyed: keyed[0])

@@ -31,6 +31,11 @@ def _parts(variant: str) -> GameCode:
     return GameCode.from_variant(variant, 0)
 
 
+def goal_of(variant: str) -> str:
+    """What a win of `variant` counts, as results name it: ``sequences`` or ``cards_home`` (the layout's)."""
+    return LAYOUTS[_parts(variant).game].goal
+
+
 def variant_name(variant: str) -> str:
     """``Spider · 2 suits (Medium) · Relaxed``, ``Russian Solitaire · Classic (Same suit)``."""
     code = _parts(variant)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
 from games.models import Daily
+from games.variants import goal_of
 from leaderboard.models import BoardEntry, PlayerStats
 from leaderboard.stats import current_streak
 from web.errors import BadRequest
@@ -69,7 +70,7 @@ def daily_archive(*, today: dt.date, before: dt.date | None, variant: object = N
                 "board": board,
                 "variant": v,
                 "players": row["players"] if row else 0,
-                "leader": _entry(leader, 1, russian=v.startswith("RU")) if leader else None,
+                "leader": _entry(leader, 1, russian=goal_of(v) == "cards_home") if leader else None,
             }
         )
     return {
@@ -87,7 +88,7 @@ def all_time(*, variant: object, by: str, limit: int = ALL_TIME_LIMIT) -> dict[s
     chosen = _variant(variant)
     if by not in ORDERS:
         raise BadRequest(gettext("by is one of best, wins or streak."))
-    russian = chosen.startswith("RU")
+    russian = goal_of(chosen) == "cards_home"
     if by == "best":
         boards = Q(board__startswith=f"code:{chosen}-") | Q(board__startswith="daily:", board__endswith=f":{chosen}")
         bests = list(

@@ -22,6 +22,7 @@ from frontend.variants import RULE_PAGES, picker_choices
 from games.boards import parse_board
 from games.engine import InvalidCode, parse_variant
 from games.models import Player, Result
+from games.players.signed_in import signed_in_player
 from games.refusals import of_error
 from games.rooms import room_for
 from games.selectors import session_for
@@ -54,20 +55,15 @@ def page(template: str) -> Callable[[Callable[..., dict[str, Any]]], View]:
             try:
                 found = context_of(request, **kwargs)
             except Missing as missing:
-                context: dict[str, Any] = {"player": _player_of(request), "page": "not-found"}
+                context: dict[str, Any] = {"player": signed_in_player(request.user), "page": "not-found"}
                 context |= {"heading": missing.heading, "message": missing.message}
                 return render(request, "frontend/not_found.html", context, status=404)
-            context = {"player": _player_of(request), "picker": picker_choices(), **found}
+            context = {"player": signed_in_player(request.user), "picker": picker_choices(), **found}
             return render(request, template, context)
 
         return view
 
     return wrap
-
-
-def _player_of(request: HttpRequest) -> Player | None:
-    user = request.user
-    return user if isinstance(user, Player) and user.is_authenticated else None
 
 
 @page("frontend/home.html")
@@ -77,7 +73,8 @@ def home(request: HttpRequest) -> dict[str, Any]:
 
 @page("frontend/play.html")
 def play(request: HttpRequest, session_id: str) -> dict[str, Any]:
-    if not _is_own_session(_player_of(request), session_id):  # another player's game is missing, as in the API
+    # Another player's game is missing, as in the API.
+    if not _is_own_session(signed_in_player(request.user), session_id):
         raise Missing(gettext("There is no such game"), gettext("This game does not exist, or it is not yours."))
     return {"page": "play", "session_id": str(session_id)}
 

@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from games.models import Player
 from games.players import auth_backend
 from games.players.accounts import create_guest
+from games.players.signed_in import signed_in_player
 from web import ratelimit
 from web.errors import NotAuthenticated
 
@@ -33,8 +34,7 @@ NEEDS_A_PLAYER = gettext_noop("Sign in or start a guest game first: this needs a
 
 def viewer(request: Request) -> Player | None:
     """The requesting player, if there is one (no guest is made)."""
-    user = request.user
-    return user if isinstance(user, Player) and user.is_authenticated else None
+    return signed_in_player(request.user)
 
 
 def player(request: Request) -> Player:

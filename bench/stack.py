@@ -39,7 +39,6 @@ REDIS = "redis://127.0.0.1:6379"
 # share the servers; the database is made afresh and dropped afterwards all the same.
 REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "9"))
 PYTHON = sys.executable
-DAPHNE = str(Path(PYTHON).with_name("daphne"))
 
 # What a load test on loopback lifts (docs/api.md, Rate limits: every limit is an env setting).
 LOAD_ENV = {
@@ -155,7 +154,19 @@ class Stack:
         self.logs.append(log)
         with log.open("wb") as out:
             proc = subprocess.Popen(
-                [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "--access-log", "/dev/null", self.app],
+                # As production runs each worker (operations.server: daphne, the graceful stop, the body cap).
+                [
+                    PYTHON,
+                    "-m",
+                    "operations.server",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "--access-log",
+                    "/dev/null",
+                    self.app,
+                ],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,

@@ -63,7 +63,8 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
     SHOTS.mkdir(exist_ok=True)
     log = open(SHOTS / "daphne.log", "w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        # What `make run` and production run: daphne with the graceful stop and the body cap.
+        [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -187,7 +187,17 @@ class Daphne:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", LOOPBACK, "-p", str(self.port), "config.asgi:application"],
+                # As production runs it: daphne with the graceful stop and the body cap (operations.server).
+                [
+                    sys.executable,
+                    "-m",
+                    "operations.server",
+                    "-b",
+                    LOOPBACK,
+                    "-p",
+                    str(self.port),
+                    "config.asgi:application",
+                ],
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,

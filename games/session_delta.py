@@ -119,7 +119,9 @@ def next_frame(document: dict[str, Any], sent: bytes | None) -> tuple[bytes, byt
         changes = diff(before, document)
     except Unchangeable:
         return whole, encoded
-    frame = orjson.dumps({"type": "delta", "base": before.get("actions"), "actions": document.get("actions"), **changes})
+    frame = orjson.dumps(
+        {"type": "delta", "base": before.get("actions"), "actions": document.get("actions"), **changes}
+    )
     return (frame if len(frame) < len(whole) else whole), encoded
 
 

@@ -88,6 +88,12 @@ async def drive(
     if lags:
         print(f"  driver lateness behind its clock: p99 {percentile(lags, 99) * 1000:.2f} ms")
     print(f"  answers received inside the window: {tally.received:,} = {tally.received / args.duration:,.0f} actions/s")
+    sizes = sorted(tally.sizes)
+    if sizes:
+        print(
+            f"  bytes of an answer: median {percentile(sizes, 50):,.0f}, p95 {percentile(sizes, 95):,.0f}, "
+            f"mean {sum(sizes) / len(sizes):,.0f} ({sum(sizes) / 1e6 / args.duration:,.2f} MB/s)"
+        )
     print(
         f"  sent in window {tally.sent:,}, answered {tally.answered:,}, unanswered {unanswered}, "
         f"errors {dict(tally.errors) or 0}, sessions {tally.sessions}"

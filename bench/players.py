@@ -25,6 +25,8 @@ from games.engine import Game
 
 # Every variant but RU1-R, whose random games jam within ~150 actions (no undo to get out).
 VARIANTS = ("SP1-S4C", "SP1-S2C", "SP1-S1C", "SD1-S2", "SD1-S4", "SD1-S1", "RU1-C", "SP1-S2R", "SP1-S4R")
+# An action's answer: the whole session document, or (docs/api.md) what changed since the last one.
+ANSWERS = ('{"type":"session"', '{"type":"delta"')
 
 
 def start_sessions(player_ids: list[int], per_player: int) -> list[list[tuple[str, str]]]:
@@ -51,6 +53,7 @@ def start_sessions(player_ids: list[int], per_player: int) -> list[list[tuple[st
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds, answers to actions sent in the window
+    sizes: list[int] = field(default_factory=list)  # bytes of each answer to an action sent in the window
     lags: list[float] = field(default_factory=list)  # driver lateness behind the open-loop schedule
     errors: collections.Counter[str] = field(default_factory=collections.Counter)
     sent: int = 0
@@ -131,11 +134,12 @@ class Bot:
             sent_at, counted = self.pending.popleft()
             if self.tally.window[0] <= now < self.tally.window[1]:
                 self.tally.received += 1
-            if not msg.data.startswith('{"type":"session"'):
+            if not msg.data.startswith(ANSWERS):
                 body: dict[str, Any] = orjson.loads(msg.data)
                 self.tally.errors[f"{body.get('type')} {body.get('status')}"] += 1
             elif counted:
                 self.tally.latencies.append(now - sent_at)
+                self.tally.sizes.append(len(msg.data.encode()))
             if counted:
                 self.tally.answered += 1
             if not self.pending:

@@ -1,4 +1,4 @@
-"""`/ws/play/{session id}/`: actions in, session documents out. The consumer only relays."""
+"""`/ws/play/{session id}/`: actions in, session documents out (whole, then as deltas). The consumer only relays."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import live, selectors, services, why
+from games import live, selectors, services, session_delta, why
 from games.models import Player
 from web.errors import NotAuthenticated, ServiceError, Unavailable
 from web.sockets.auth import still_signed_in
@@ -30,6 +30,8 @@ class SignedOut(NotAuthenticated):
 def _act(scope: dict[str, Any], player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
     if not still_signed_in(scope):
         raise SignedOut(gettext("You are signed out: sign in again to play on."))
+    if message["type"] == "sync":
+        return {"type": "session", "document": _document_for(player, session_id)}
     now = timezone.now()
     if message["type"] == "why":
         answer = why.why_not(
@@ -49,6 +51,8 @@ class PlayConsumer(JsonConsumer):
     # Requests and answers only, nothing is pushed here: no channel layer, so that play over the
     # socket goes on while Redis is away (an alias with no layer configured gives None).
     channel_layer_alias = "play-needs-no-channel-layer"
+    # The last session document sent, as its JSON (session_delta): what the next delta applies to.
+    sent: bytes | None = None
 
     async def connect(self) -> None:
         await self.accept()
@@ -70,13 +74,17 @@ class PlayConsumer(JsonConsumer):
         await self.send_session(document)
 
     async def send_session(self, document: dict[str, Any]) -> None:
-        """Every session document this socket sends leaves through here."""
-        await self.send_json({"type": "session", **document})
+        """Every session document this socket sends leaves through here: the whole of it first, then
+        what changed since the last one (docs/api.md)."""
+        frame, self.sent = session_delta.next_frame(document, self.sent)
+        await self.send(text_data=frame.decode())
 
     async def receive_message(self, message: dict[str, Any]) -> None:
-        if message["type"] not in {"action", "finish", "why"}:
+        if message["type"] not in {"action", "finish", "why", "sync"}:
             await self.send_error(
-                400, 'Send {"type": "action", "action": token}, {"type": "why", "group": "3:4"} or {"type": "finish"}.'
+                400,
+                'Send {"type": "action", "action": token}, {"type": "why", "group": "3:4"}, {"type": "finish"}'
+                ' or {"type": "sync"}.',
             )
             return
         try:
@@ -91,6 +99,8 @@ class PlayConsumer(JsonConsumer):
         except DatabaseError:
             await self.send_refusal(Unavailable(gettext(UNAVAILABLE)))
             return
+        if message["type"] == "sync":
+            self.sent = None  # asked for: the whole document, whatever the client holds
         if answer["type"] == "session":
             await self.send_session(answer["document"])
         else:

@@ -33,6 +33,7 @@ def run(script: str, *args: str) -> str:
 def test_play_open_loop_answers_every_action() -> None:
     out = run("play.py", "--players", "5", "--rate", "5", "--duration", "2", "--warmup", "0.5", "--workers", "1")
     assert "answered actions: count" in out and "unanswered 0, errors 0" in out
+    assert "bytes of an answer: median" in out
 
 
 def test_play_direct_and_through_the_balancer_in_one_sitting() -> None:

@@ -98,7 +98,7 @@ async def test_garbage_is_answered_with_an_error_and_the_socket_stays_usable(kin
         assert await database_sync_to_async(GameAction.objects.count)() == 0
         await socket.send_json_to({"type": "action", "action": first["legal"][0]})
         moved = await socket.receive_json_from(timeout=5)
-        assert moved["type"] == "session" and moved["actions"] == 1
+        assert moved["type"] == "delta" and moved["actions"] == 1
     else:
         await socket.send_json_to({"type": "dance"})  # still answering after all that
         assert (await socket.receive_json_from(timeout=5))["type"] == "error"

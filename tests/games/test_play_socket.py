@@ -1,4 +1,5 @@
-"""`/ws/play/{id}/`: the session document on connect and after every action, refusals as errors."""
+"""`/ws/play/{id}/`: the whole session document on connect and on sync, a delta after every action,
+refusals as errors."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from config.asgi import application
 from games.models import GameAction, Player
 from games.services import start_session
 from tests.conftest import make_player
+from tests.games.play_helpers import follow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1")
@@ -38,17 +40,17 @@ async def test_connect_act_refuse_and_finish(player: Player) -> None:
     assert hello["type"] == "session" and hello["id"] == str(session.id) and hello["actions"] == 0
     await socket.send_json_to({"type": "action", "action": "1:1>2", "at": 1})
     moved = await socket.receive_json_from()
-    assert moved["type"] == "session" and moved["actions"] == 1
+    assert moved["type"] == "delta" and moved["base"] == 0 and moved["actions"] == 1
     await socket.send_json_to({"type": "action", "action": "1:1>2", "at": 1})  # a resend is answered
     resent = await socket.receive_json_from()
-    assert resent["type"] == "session" and resent["actions"] == 1
+    assert resent["type"] == "delta" and resent["base"] == 1 and resent["actions"] == 1
     await socket.send_json_to({"type": "action", "action": "2:5>3"})
     refused = await socket.receive_json_from()
     assert refused["type"] == "error" and refused["status"] == 422
     assert refused["error"]["index"] == 2 and refused["error"]["token"] == "2:5>3"
     await socket.send_json_to({"type": "finish"})
     finished = await socket.receive_json_from()
-    assert finished["finished"] is True and finished["result"]["moves"] == 1
+    assert finished["type"] == "delta" and finished["finished"] is True and finished["result"]["moves"] == 1
     await socket.send_json_to({"type": "action", "action": "U"})
     over = await socket.receive_json_from()
     assert over["type"] == "error" and over["status"] == 409
@@ -95,3 +97,45 @@ async def test_a_foreign_origin_is_refused(player: Player) -> None:
     socket = WebsocketCommunicator(application, "/ws/play/x/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await socket.connect()
     assert not connected
+
+
+async def test_a_delta_merged_into_the_first_document_is_the_document_a_sync_sends(player: Player) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code="SP1-S4C-AAAAAAD")
+    socket = await open_socket(session.id, await token_of(player))
+    hello = await socket.receive_output()
+    copy = follow(None, json.loads(hello["text"]))
+    sizes = []
+    for _ in range(6):
+        token = next(t for t in copy["legal"] if t != "U")
+        await socket.send_json_to({"type": "action", "action": token, "at": copy["actions"] + 1})
+        answer = await socket.receive_output()
+        frame = json.loads(answer["text"])
+        assert frame["type"] == "delta"
+        sizes.append(len(answer["text"].encode()))
+        copy = follow(copy, frame)
+    assert max(sizes) < len(hello["text"].encode()) / 2
+    await socket.send_json_to({"type": "sync"})
+    synced = await socket.receive_json_from()
+    assert synced["type"] == "session"
+    whole = follow(None, synced)
+    assert {**copy, "elapsed_ms": 0} == {**whole, "elapsed_ms": 0}  # the clock ran on meanwhile
+    await socket.send_json_to({"type": "action", "action": "U", "at": whole["actions"] + 1})
+    undone = await socket.receive_json_from()
+    assert undone["type"] == "delta" and undone["base"] == whole["actions"]  # the sync is the new base
+    await socket.disconnect()
+
+
+async def test_a_refusal_leaves_the_base_where_it_was(player: Player) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code="SD1-S4-AAAAAAA")
+    socket = await open_socket(session.id, await token_of(player))
+    copy = follow(None, await socket.receive_json_from())
+    await socket.send_json_to({"type": "action", "action": "2:5>3"})
+    assert (await socket.receive_json_from())["status"] == 422
+    for message in ({"type": "Sync"}, {"type": "sync!"}, {"type": ["sync"]}):
+        await socket.send_json_to(message)
+        refused = await socket.receive_json_from()
+        assert refused["type"] == "error" and refused["status"] == 400 and refused["error"]["message"]
+    await socket.send_json_to({"type": "action", "action": "1:1>2"})
+    copy = follow(copy, await socket.receive_json_from())
+    assert copy["actions"] == 1
+    await socket.disconnect()

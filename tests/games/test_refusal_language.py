@@ -192,7 +192,7 @@ async def _refuse_over_socket(player: Player, headers: list[tuple[bytes, bytes]]
     assert (await socket.receive_json_from())["type"] == "session"
     for move in before:
         await socket.send_json_to({"type": "action", "action": move})
-        assert (await socket.receive_json_from())["type"] == "session"
+        assert (await socket.receive_json_from())["type"] == "delta"
     await socket.send_json_to({"type": "action", "action": token})
     refused = await socket.receive_json_from()
     await socket.disconnect()

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from operations.cluster import Cluster, nginx_binary
 from operations.drain import CLOSE_RESTARTING
+from tests.games.play_helpers import follow
 from tests.leaderboard.watchers import apply_message
 from tests.loopback import free_port
 from tests.reliability.client import origin_of
@@ -92,13 +93,13 @@ async def _play(cluster: Cluster, n: int, token: str, session_id: str, tally: Ta
                 )
                 await socket.send(json.dumps(message))
                 answer = json.loads(await socket.recv())
-                if answer["type"] != "session":
+                if answer["type"] not in {"session", "delta"}:
                     tally.errors.append(f"player {n}: {answer}")
                     return answer
                 if answer["actions"] != done + (message["type"] == "action"):
                     tally.errors.append(f"player {n} expected {done + 1} actions, got {answer['actions']}")
                 tally.acknowledged += message["type"] == "action"
-                document = answer
+                document = {"type": "session", **follow(document, answer)}
                 await asyncio.sleep(rng.uniform(0.02, 0.08))
             await socket.close()
             return {**document, "reconnects": reconnects}

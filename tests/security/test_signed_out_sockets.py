@@ -57,7 +57,7 @@ async def play_one(socket: WebsocketCommunicator) -> None:
     assert (await socket.receive_json_from(timeout=5))["actions"] == 1
 
 
-@pytest.mark.parametrize("message", [{"type": "action", "action": "D"}, {"type": "finish"}])
+@pytest.mark.parametrize("message", [{"type": "action", "action": "D"}, {"type": "finish"}, {"type": "sync"}])
 async def test_a_socket_whose_token_was_revoked_at_log_out_stops(message: dict[str, Any]) -> None:
     _, session_id, token = await database_sync_to_async(prepare)()
     socket = await open_socket(session_id, [(b"authorization", f"Token {token}".encode())])

@@ -1,7 +1,9 @@
 // The play page: draws the server's session document, turns gestures into action tokens,
 // sends them over the play socket (HTTP when the socket is down) and shows refusals in words.
+// The socket sends the whole document on connect, then what changed (delta.js merges it).
 import { get, post } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
+import { merge, changesOf, applies } from "../delta.js";
 import { Board } from "../board.js";
 import { Moves, moveToken } from "../moves.js";
 import { Pointer } from "../drag.js";
@@ -29,6 +31,8 @@ setBack(options.back);
 setSounds(options.sounds);
 
 let doc = null;
+// Whether `doc` is the document the open socket sent last: only then may its next delta apply.
+let ownCopy = false;
 let moves = new Moves(null);
 let pending = null;
 let tapTimer = null;
@@ -137,7 +141,7 @@ function act(token) {
 
 function sendOverHttp({ token, at }) {
   post(`/api/sessions/${id}/actions`, { action: token, at })
-    .then((next) => { settle(); show(next, { token }); })
+    .then((next) => { settle(); ownCopy = false; show(next, { token }); })
     .catch((error) => { settle(); refused(error.status, error.error || { message: error.message }); });
 }
 
@@ -171,10 +175,14 @@ function refused(status, error) {
   if (doc) show(doc); // put dragged cards back
 }
 
+// The game as it is now: the whole document over the socket when it is open, else over HTTP.
 async function resync() {
   settle();
+  if (socket.send({ type: "sync" })) return;
   try {
-    show(await get(`/api/sessions/${id}`));
+    const next = await get(`/api/sessions/${id}`);
+    ownCopy = false;
+    show(next);
   } catch (error) {
     toast(error.message, { kind: "error" });
   }
@@ -186,7 +194,18 @@ const socket = new LiveSocket(`/ws/play/${id}/`, {
     if (message.type === "session") {
       const token = pending ? pending.token : null;
       settle();
+      ownCopy = true;
       show(message, { token });
+    } else if (message.type === "delta") {
+      // A delta for another copy than ours (one fetched over HTTP meanwhile): ask for the whole
+      // document, which then answers the action in flight too.
+      if (!applies(doc, message, ownCopy)) {
+        socket.send({ type: "sync" });
+        return;
+      }
+      const token = pending ? pending.token : null;
+      settle();
+      show(merge(doc, changesOf(message)), { token });
     } else if (message.type === "why") {
       const answer = explain.waiting;
       explain.waiting = null;
@@ -204,6 +223,7 @@ const socket = new LiveSocket(`/ws/play/${id}/`, {
   onStatus(status) {
     connection.dataset.state = status;
     connection.textContent = statusText(status);
+    if (status !== "open") ownCopy = false; // the next connection starts with the whole document
     if (status === "closed" && pending) recover();
   },
 });
@@ -359,7 +379,7 @@ finishButton.addEventListener("click", () => {
   }
   delete finishButton.dataset.confirm;
   finishButton.textContent = gettext("End game");
-  post(`/api/sessions/${id}/finish`).then((next) => show(next)).catch((error) => refused(error.status, error.error || {}));
+  post(`/api/sessions/${id}/finish`).then((next) => { ownCopy = false; show(next); }).catch((error) => refused(error.status, error.error || {}));
 });
 
 const resultDialog = $("[data-result-dialog]");
@@ -452,7 +472,7 @@ function race(next) {
 // ---------------------------------------------------------------- start
 
 get(`/api/sessions/${id}`)
-  .then((first) => { if (!doc) show(first); })
+  .then((first) => { if (!doc) show(first); }) // ownCopy stays false: the socket's first frame is whole
   .catch((error) => {
     ruleBox.hidden = false;
     ruleBox.textContent = error.status === 404 ? gettext("There is no such game.") : error.message;

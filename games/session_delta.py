@@ -1,0 +1,130 @@
+"""What a play socket sends after the first session document: only what changed (docs/api.md, deltas).
+
+A *change* turns one JSON value into another; `merge(old, diff(old, new)) == new` for any two.
+Which kind it is follows from the old value, so nothing is tagged:
+
+- old and new are objects: an object of the keys whose value changed or is new, each with the
+  change of its value, and under `"-"` the keys that are gone;
+- old and new are arrays of the same length whose items are objects or arrays (the columns): an
+  object of the changed items by index (`"3"`), each with its change;
+- old and new are arrays otherwise: a list of splices `[at, cut, put]`, applied in order, each
+  replacing `cut` items from index `at` of the array as it stands by the items `put`;
+- anything else: the new value itself.
+
+A change carries only values of the new document, and indexes and key names of the old one the
+socket sent before: never more than the whole document would (fair play). The socket keeps the
+last document it sent as its compact JSON bytes, not as Python objects (memory per socket).
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from typing import Any
+
+import orjson
+
+GONE = "-"  # the key naming an object's removed keys; no document has a key of that name
+_SCALARS = (str, int, float, bool, type(None))
+_ABSENT = object()
+FRAME_KEYS = frozenset({"type", "base"})  # a delta frame's own keys, beside the document's
+
+
+class Unchangeable(ValueError):
+    """Two values no change can express: an array that becomes an object, a key named `GONE`."""
+
+
+def diff(old: Any, new: Any) -> Any:
+    """The change that turns `old` into `new` (equal values: an empty object or list, or `new`)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return _diff_object(old, new)
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) == len(new) and new and all(isinstance(item, dict | list) for item in new):
+            return {str(i): diff(a, b) for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b}
+        return _splices(old, new)
+    if isinstance(old, list) and isinstance(new, dict):
+        raise Unchangeable("an array that becomes an object")  # it would read as a change by index
+    return new
+
+
+def _diff_object(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    if GONE in old or GONE in new:
+        raise Unchangeable(f"a key named {GONE!r}")
+    change: dict[str, Any] = {}
+    for key, value in new.items():
+        was = old.get(key, _ABSENT)
+        if was != value:  # a scalar, or a new key, is its own change: no call to diff for it
+            change[key] = diff(was, value) if was is not _ABSENT and isinstance(value, dict | list) else value
+    gone = [key for key in old if key not in new]
+    if gone:
+        change[GONE] = gone
+    return change
+
+
+def _splices(old: list[Any], new: list[Any]) -> list[list[Any]]:
+    start, end_old, end_new = 0, len(old), len(new)
+    while start < end_old and start < end_new and old[start] == new[start]:
+        start += 1
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old, end_new = end_old - 1, end_new - 1
+    if start == end_old == end_new:
+        return []
+    middle_old, middle_new = old[start:end_old], new[start:end_new]
+    whole = [[start, end_old - start, middle_new]]
+    if not middle_old or not middle_new or not all(isinstance(item, _SCALARS) for item in middle_old + middle_new):
+        return whole
+    # A legal list changes here and there (the columns an action touched): one splice each.
+    matcher = SequenceMatcher(None, middle_old, middle_new, autojunk=False)
+    spliced = [
+        [start + j1, i2 - i1, middle_new[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+    ]
+    return spliced if len(orjson.dumps(spliced)) < len(orjson.dumps(whole)) else whole
+
+
+def merge(old: Any, change: Any) -> Any:
+    """`old` with `change` applied (a new value: `old` is left as it was)."""
+    if isinstance(old, dict) and isinstance(change, dict):
+        merged = {key: value for key, value in old.items() if key not in change.get(GONE, ())}
+        for key, value in change.items():
+            if key != GONE:
+                merged[key] = merge(old[key], value) if key in old else value
+        return merged
+    if isinstance(old, list) and isinstance(change, dict):
+        items = list(old)
+        for index, value in change.items():
+            items[int(index)] = merge(items[int(index)], value)
+        return items
+    if isinstance(old, list) and isinstance(change, list):
+        items = list(old)
+        for at, cut, put in change:
+            items[at : at + cut] = put
+        return items
+    return change
+
+
+def next_frame(document: dict[str, Any], sent: bytes | None) -> tuple[bytes, bytes]:
+    """The frame that brings a socket's client from the document it was sent last (`sent`, its
+    JSON; None: nothing yet) to `document`, and `document`'s JSON to keep in its place.
+
+    The whole document (`{"type": "session", ...}`) first, and whenever a delta would not be
+    smaller; otherwise `{"type": "delta", "base", "actions", ...the change of the document}`:
+    `base` is the log length of the document the change applies to, `actions` (always there)
+    that of the document it makes.
+    """
+    encoded = orjson.dumps(document)
+    whole = b'{"type":"session",' + encoded[1:] if document else b'{"type":"session"}'
+    if sent is None or FRAME_KEYS & document.keys():
+        return whole, encoded
+    before = orjson.loads(sent)
+    try:
+        changes = diff(before, document)
+    except Unchangeable:
+        return whole, encoded
+    frame = orjson.dumps(
+        {"type": "delta", "base": before.get("actions"), "actions": document.get("actions"), **changes}
+    )
+    return (frame if len(frame) < len(whole) else whole), encoded
+
+
+def changes_of(frame: dict[str, Any]) -> dict[str, Any]:
+    """A delta frame's change of the document: all of it but its `type` and `base`."""
+    return {key: value for key, value in frame.items() if key not in FRAME_KEYS}

@@ -69,12 +69,15 @@ async def test_board_reads_answer_as_drf_does_for_every_kind_of_caller() -> None
         {"Authorization": "Token " + "0" * 40},  # refused: 401
         {"Cookie": f"{settings.SESSION_COOKIE_NAME}={session}"},
         {"Accept-Language": "fi"},
+        {"Host": "elsewhere.example"},  # not an allowed host: 400
     ]
     paths = [BOARD, f"{BOARD}?limit=0", f"{BOARD}?around=you", f"{BOARD}?around=me&limit=5", "/api/leaderboards/x"]
     for headers in callers:
         for path in paths:
             lean, drf = await both("GET", path, headers=headers)
             assert lean == drf, (headers, path)
+    elsewhere, _ = await both("GET", BOARD, headers={"Host": "elsewhere.example"})
+    assert elsewhere["status"] == 400
     lean, _ = await both("GET", BOARD, headers={"Accept-Language": "hr"})
     assert lean["status"] == 200 and lean["headers"]["content-language"] == "hr"
     assert lean["headers"]["allow"] == "GET, HEAD, OPTIONS"

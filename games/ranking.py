@@ -55,17 +55,15 @@ class RankKey:
         return cls(progress, 0 if russian else score, moves, elapsed_ms, finished_at, result_id)
 
     def sort_key(self) -> str:
+        return self.prefix() + f"{self.result_id:0{RESULT_ID_WIDTH}d}"
+
+    def prefix(self) -> str:
+        """The key without its result id: all a statement needs that stores the result in the same
+        round trip and pads its id itself (games.results.NewResult)."""
         elapsed = _NO_TIME if self.elapsed_ms is None else min(self.elapsed_ms, _NO_TIME - 1)
         finished_us = (self.finished_at - _EPOCH) // dt.timedelta(microseconds=1)
-        parts = (
-            _PROGRESS_TOP - self.progress,
-            _SCORE_OFFSET - self.score,
-            self.moves,
-            elapsed,
-            finished_us,
-            self.result_id,
-        )
-        return "".join(f"{value:0{width}d}" for value, width in zip(parts, _WIDTHS, strict=True))
+        parts = (_PROGRESS_TOP - self.progress, _SCORE_OFFSET - self.score, self.moves, elapsed, finished_us)
+        return "".join(f"{value:0{width}d}" for value, width in zip(parts, _WIDTHS[:-1], strict=True))
 
 
 def encode_cursor(sort_key: str) -> str:

@@ -16,8 +16,9 @@ from games import verified
 from games.deals import deal_statement, stored_deal
 from games.engine import GameCode
 from games.models import Daily, Deal, GameSession, Player, Result
+from games.ranking import RESULT_ID_WIDTH
 from games.verification import Outcome
-from web.database.prepared import fetch_each
+from web.database.prepared import Row, fetch_each
 
 # Every column but the id, in the model's order; one INSERT ... RETURNING (prepared on PostgreSQL)
 # rather than the ORM's save, whose signals and checks a new result has no use for.
@@ -30,10 +31,24 @@ _INSERT = (
 # read by its code.
 _INSERT_ON_CODE = (
     f"INSERT INTO {Result._meta.db_table} ({', '.join(f.column for f in _FIELDS)}) SELECT "
-    + ", ".join(f"(SELECT id FROM {Deal._meta.db_table} WHERE code = %s)" if f.name == "deal" else "%s"
-                for f in _FIELDS)
+    + ", ".join(
+        f"(SELECT id FROM {Deal._meta.db_table} WHERE code = %s)" if f.name == "deal" else "%s" for f in _FIELDS
+    )
     + " RETURNING id"
 )
+
+# The result just stored, for the listeners' statements in the same round trip (games.verified):
+# the sequence's value this session last took (PostgreSQL), the highest id (SQLite, whose writes
+# are serialised and which runs the statements one after another).
+_SEQUENCE = f"currval(pg_get_serial_sequence('{Result._meta.db_table}', 'id'))"
+_NEW = {
+    "postgresql": verified.NewResult(id=_SEQUENCE, key_suffix=f"lpad({_SEQUENCE}::text, {RESULT_ID_WIDTH}, '0')"),
+    "sqlite": verified.NewResult(
+        id=f"(SELECT max(id) FROM {Result._meta.db_table})",
+        key_suffix=f"substr('{'0' * RESULT_ID_WIDTH}' || (SELECT max(id) FROM {Result._meta.db_table}), "
+        f"-{RESULT_ID_WIDTH})",
+    ),
+}
 
 
 def store_verified(
@@ -75,26 +90,28 @@ def store_verified(
         finished_at=finished_at,
         verified_at=timezone.now(),
     )
+    event = verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.code_secret))
     with transaction.atomic(savepoint=False):
-        _insert(result, code=code)
-        verified.announce(
-            verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.code_secret))
-        )
+        # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
+        statements, told = verified.announce_with(event, _NEW[connection.vendor])
+        rows = _insert(result, code=code, then=statements)
+        told(rows)
     return result
 
 
-def _insert(result: Result, *, code: GameCode | None) -> None:
+def _insert(result: Result, *, code: GameCode | None, then: list[verified.Statement]) -> list[Row | None]:
     """Store the new `result` (and, given its code, its deal) and give it its id, as
-    save(force_insert=True) would."""
+    save(force_insert=True) would, with the statements `then` in the same round trip: their rows."""
     values = [f.get_db_prep_save(f.pre_save(result, add=True), connection) for f in _FIELDS]
     if code is None:
-        rows = fetch_each([(_INSERT, values)])
+        inserted, *rows = fetch_each([(_INSERT, values), *then])
     else:
         values[[f.name for f in _FIELDS].index("deal")] = str(code)
-        deal_row, *rows = fetch_each([deal_statement(code), (_INSERT_ON_CODE, values)])
+        deal_row, inserted, *rows = fetch_each([deal_statement(code), (_INSERT_ON_CODE, values), *then])
         assert deal_row is not None  # an upsert always gives its row
         result.deal = stored_deal(code, deal_row[0])
-    assert rows[0] is not None  # an INSERT ... RETURNING gives its row
-    result.pk = rows[0][0]
+    assert inserted is not None  # an INSERT ... RETURNING gives its row
+    result.pk = inserted[0]
     result._state.adding = False
     result._state.db = connection.alias
+    return rows

@@ -5,14 +5,18 @@ statistics) subscribes, from its AppConfig.ready. The referee does not know who 
 
 A listener runs inside the transaction that stored the result, so what it writes commits or rolls
 back with the result (a verified result never goes without its board entry); what must follow the
-commit (an index, a push) it puts on transaction.on_commit itself.
+commit (an index, a push) it puts on transaction.on_commit itself. A listener whose writes need no
+answer first (a Writer) has them sent with the result's own INSERT, in its round trip; the other
+listeners hear of the result after the writers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+from web.database.prepared import Row, fetch_each
 
 if TYPE_CHECKING:
     from games.models import Result
@@ -30,7 +34,31 @@ class Event:
     held_back: bool = False
 
 
-Listener = Callable[[Event], None]
+@dataclass(frozen=True)
+class NewResult:
+    """SQL for the result being stored by the statement just before, in the same round trip (its
+    id is not known to Python yet): its `id`, and that id as the last digits of a sort key
+    (games.ranking.RESULT_ID_WIDTH wide), each an expression for this database."""
+
+    id: str
+    key_suffix: str
+
+
+Statement = tuple[str, Sequence[Any]]
+
+
+@dataclass(frozen=True)
+class Writer:
+    """A listener whose writes need no answer from the database before they are sent, so they go
+    with the result's own INSERT (games.results): `statements(event, new)` gives them (`new` is
+    None for a result stored already, whose pk is set), `wrote(event, rows)` takes their rows,
+    with the result's pk set."""
+
+    statements: Callable[[Event, NewResult | None], list[Statement]]
+    wrote: Callable[[Event, list[Row | None]], None]
+
+
+Listener = Callable[[Event], None] | Writer
 
 _listeners: list[Listener] = []
 
@@ -42,7 +70,31 @@ def subscribe(listener: Listener) -> None:
 
 
 def announce(event: Event) -> None:
-    """Inside the result's transaction: tell every listener, in the order they subscribed. A
-    listener's error rolls the result back with everything else."""
+    """Inside the result's transaction, the result stored: tell every listener, in the order they
+    subscribed. A listener's error rolls the result back with everything else."""
     for listener in tuple(_listeners):
-        listener(event)
+        if isinstance(listener, Writer):
+            listener.wrote(event, fetch_each(listener.statements(event, None)))
+        else:
+            listener(event)
+
+
+def announce_with(event: Event, new: NewResult) -> tuple[list[Statement], Callable[[list[Row | None]], None]]:
+    """For a result about to be stored: the writers' statements, to run right after its INSERT in
+    the same round trip, and what to call with their rows once its pk is set; that call tells the
+    writers (their rows, in the order they subscribed), then every other listener."""
+    listeners = tuple(_listeners)
+    plans = [listener.statements(event, new) if isinstance(listener, Writer) else None for listener in listeners]
+    statements = [statement for plan in plans if plan is not None for statement in plan]
+
+    def told(rows: list[Row | None]) -> None:
+        at = 0
+        for listener, plan in zip(listeners, plans, strict=True):
+            if isinstance(listener, Writer) and plan is not None:
+                listener.wrote(event, rows[at : at + len(plan)])
+                at += len(plan)
+        for listener in listeners:
+            if not isinstance(listener, Writer):
+                listener(event)
+
+    return statements, told

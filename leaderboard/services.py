@@ -19,22 +19,31 @@ from leaderboard import rank_index, selectors, standings, stats
 from web.database.prepared import fetch_each
 
 
-def on_verified(event: verified.Event) -> None:
-    """Subscribed in the app's ready(): inside the transaction that stored a verified result, count
-    it once, and rank it on its board unless it is held back (a secret race's: ranked when revealed).
-
-    The count and the offers need no answer from each other: they go to the database together,
-    one round trip on PostgreSQL (fetch_each)."""
+def _statements(event: verified.Event, new: verified.NewResult | None) -> list[verified.Statement]:
+    """Inside the transaction that stores a verified result: count it once, and rank it on its
+    board unless it is held back (a secret race's: ranked when revealed). None of these needs an
+    answer from another, so they go with the result's own INSERT (games.verified.Writer)."""
     result = event.result
-    counting = event.kind == "verified"
-    statements = [stats.count_statement(result)] if counting else []
-    boards = [] if counting and event.held_back else _ranked_boards(result)
-    for board in boards:
-        statements += standings.offer_statements(result=result, board=board)
-    rows = fetch_each(statements)
-    if counting:
-        stats.counted(result=result, row=rows.pop(0))
-    _offered(result=result, boards=boards, rows=rows)
+    statements: list[verified.Statement] = [stats.count_statement(result)] if event.kind == "verified" else []
+    for board in _boards(event):
+        statements += standings.offer_statements(result=result, board=board, new=new)
+    return statements
+
+
+def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
+    """The rows of _statements, the result's pk set: a daily's streak, and each change announced."""
+    rows = list(rows)
+    if event.kind == "verified":
+        stats.counted(result=event.result, row=rows.pop(0))
+    _offered(result=event.result, boards=_boards(event), rows=rows)
+
+
+# Subscribed in the app's ready().
+on_verified = verified.Writer(statements=_statements, wrote=_wrote)
+
+
+def _boards(event: verified.Event) -> list[str]:
+    return [] if event.kind == "verified" and event.held_back else _ranked_boards(event.result)
 
 
 def rank_result(*, result: Result) -> None:

@@ -7,6 +7,7 @@ checked and brought up to date by any process (sync_index below).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from games import verified
 from games.boards import clean_twin
 from games.models import Player, Result
 from games.ranking import RankKey
@@ -50,9 +52,10 @@ SELECT %s, 1 WHERE NOT EXISTS (SELECT 1 FROM {_E} WHERE board = %s AND player_id
   AND EXISTS (SELECT 1 FROM {_P} WHERE id = %s AND is_active)
 ON CONFLICT (board) DO UPDATE SET version = {_V}.version + 1
 RETURNING version"""
+_OFFER_VALUES = "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s"  # the columns of _COLUMNS
 _OFFER = (
     f"INSERT INTO {_E} ({_COLUMNS}, version)\n"
-    "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+    f"SELECT {_OFFER_VALUES}, "
     f"(SELECT version FROM {_V} WHERE board = %s)\n"
     f"WHERE EXISTS (SELECT 1 FROM {_P} WHERE id = %s AND is_active)\n"
     + _REPLACE.format(version=", version = excluded.version", table=_E)
@@ -73,16 +76,19 @@ class Change:
 
 
 def rank_key(result: Result) -> RankKey:
+    return RankKey.of(**_key_parts(result), result_id=result.pk)
+
+
+def _key_parts(result: Result) -> dict[str, Any]:
     russian = result.deal.game == "RU"
-    return RankKey.of(
-        russian=russian,
-        progress=(result.cards_home if russian else result.sequences) or 0,
-        score=result.score,
-        moves=result.moves,
-        elapsed_ms=result.elapsed_ms,
-        finished_at=result.finished_at,
-        result_id=result.pk,
-    )
+    return {
+        "russian": russian,
+        "progress": (result.cards_home if russian else result.sequences) or 0,
+        "score": result.score,
+        "moves": result.moves,
+        "elapsed_ms": result.elapsed_ms,
+        "finished_at": result.finished_at,
+    }
 
 
 def offer(*, result: Result, board: str | None = None) -> Change | None:
@@ -93,15 +99,23 @@ def offer(*, result: Result, board: str | None = None) -> Change | None:
     return changed(result=result, board=board, rows=fetch_each(offer_statements(result=result, board=board)))
 
 
-def offer_statements(*, result: Result, board: str) -> list[tuple[str, list[Any]]]:
-    """The offer of `result` to `board`: the bump and the entry, to run in this order (fetch_each)."""
-    key = rank_key(result).sort_key()
+def offer_statements(
+    *, result: Result, board: str, new: verified.NewResult | None = None
+) -> list[tuple[str, list[Any]]]:
+    """The offer of `result` to `board`: the bump and the entry, to run in this order (fetch_each).
+    Given `new`, the result is the one the statement before them stores, whose id they read there."""
+    if new is None:
+        ranked = rank_key(result)
+        bump, offer, key = _BUMP, _OFFER, ranked.sort_key()
+    else:
+        ranked = RankKey.of(**_key_parts(result), result_id=0)  # the id is read in SQL
+        (bump, offer), key = _offer_of_new(new), ranked.prefix()
     adapt = connection.ops.adapt_datetimefield_value
     entry = [
         board,
         result.player_id,
-        result.pk,
-        rank_key(result).progress,
+        *([] if new else [result.pk]),
+        ranked.progress,
         result.score,
         result.moves,
         result.elapsed_ms,
@@ -113,7 +127,20 @@ def offer_statements(*, result: Result, board: str) -> list[tuple[str, list[Any]
         board,  # the version, read back
         result.player_id,  # still active
     ]
-    return [(_BUMP, [board, board, result.player_id, key, result.player_id]), (_OFFER, entry)]
+    return [(bump, [board, board, result.player_id, key, result.player_id]), (offer, entry)]
+
+
+@functools.cache
+def _offer_of_new(new: verified.NewResult) -> tuple[str, str]:
+    """_BUMP and _OFFER for a result stored just before them: its id and its key's last digits
+    read in SQL (the key's parameter is its prefix)."""
+    key = f"(%s || {new.key_suffix})"
+    bump = _BUMP.replace("sort_key <= %s", f"sort_key <= {key}")
+    values = _OFFER_VALUES.split(", ")
+    values[2], values[10] = new.id, key  # result_id, sort_key
+    offer = _OFFER.replace(_OFFER_VALUES, ", ".join(values), 1)
+    assert bump != _BUMP and offer != _OFFER
+    return bump, offer
 
 
 def changed(*, result: Result, board: str, rows: Sequence[tuple[Any, ...] | None]) -> Change | None:

@@ -19,6 +19,9 @@ e.g. a static file, is closed after it is sent, as before). What it no
 longer does is cancel a view when the client goes away: a synchronous view
 runs to its end in its thread either way, and daphne drops the reply to a
 closed connection.
+
+A request for one of the lean views (web/lean.py) that it serves itself runs through a shorter
+chain of the same middleware (web/lean_chain.py); its path is resolved once, before either chain.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from django.utils import translation
 
 from web.errors import error_body
 from web.language import language_of
+from web.lean_chain import LeanHandler, ResolvedHandler
 from web.middleware import too_large_message
 
 # Django's handler starts a thread per request (asgiref starts one more to join it at the end).
@@ -72,10 +76,11 @@ def with_length(scope: dict[str, Any], body_file: Any) -> dict[str, Any]:
     return {**scope, "headers": [*headers, (b"content-length", str(size).encode())]}
 
 
-class ASGIHandler(asgi.ASGIHandler):
+class ASGIHandler(ResolvedHandler, asgi.ASGIHandler):
     def __init__(self) -> None:
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
+        self.lean = LeanHandler()  # the lean views' shorter chain (web/lean_chain.py)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -148,7 +153,7 @@ class ASGIHandler(asgi.ASGIHandler):
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)
         if request is not None:
-            response = self.get_response(request)
+            response = (self.lean if LeanHandler.takes(request) else self).get_response(request)
             response._handler_class = self.__class__  # type: ignore[attr-defined]  # as Django's ASGIHandler does
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size  # the server chunks the body itself

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.common import CommonMiddleware
 from django.utils.translation import gettext, gettext_noop
 
 from web.errors import ServiceError, error_body
@@ -74,3 +75,12 @@ class ServiceErrorMiddleware:
         if exception.retry_after is not None:
             response["Retry-After"] = str(exception.retry_after)
         return response
+
+
+class ResolvedCommonMiddleware(CommonMiddleware):
+    """CommonMiddleware (the host check, disallowed user agents, PREPEND_WWW, Content-Length) for a
+    request whose path already resolved to a view (web/lean_chain.py): appending a slash would
+    redirect only a path that does not resolve, so its two URL look-ups per request are skipped."""
+
+    def should_redirect_with_slash(self, request: HttpRequest) -> bool:
+        return False

@@ -10,8 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from games import results
 from games.models import Deal, Result
-from leaderboard import services
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.games.play_helpers import winning_log
@@ -19,10 +19,10 @@ from web.database import prepared
 
 CODE = "RU1-C-MFXTMVO"
 
-# On a new deal, without an idempotency key: the secret-code check, BEGIN, the deal's upsert and the
-# result's INSERT (one pipeline on PostgreSQL, BEGIN queued in it), the statistics upsert and the
-# bump and offer of the board and its clean twin (a second pipeline), COMMIT. Ten statements; four
-# round trips on PostgreSQL (the check, the two pipelines, COMMIT).
+# On a new deal, without an idempotency key: the secret-code check, BEGIN, then in one pipeline on
+# PostgreSQL (BEGIN queued in it) the deal's upsert, the result's INSERT, the statistics upsert and
+# the bump and offer of the board and its clean twin, COMMIT. Ten statements; three round trips on
+# PostgreSQL (the check, the pipeline, COMMIT).
 MOST_STATEMENTS = 10
 
 
@@ -38,13 +38,13 @@ def test_a_submission_on_a_new_deal_costs_a_fixed_few_statements(monkeypatch: py
         batches.append(len(statements))
         return real(statements)
 
-    monkeypatch.setattr(services, "fetch_each", counted)
+    monkeypatch.setattr(results, "fetch_each", counted)
     with CaptureQueriesContext(connection) as captured:
         response = client.post("/api/submissions", {"code": CODE, "moves": winning_log(CODE)}, format="json")
     assert response.status_code == 201, response.content
     statements = [q["sql"] for q in captured.captured_queries]
     assert len(statements) <= MOST_STATEMENTS, "\n".join(statements)
-    assert batches == [5]  # the listener's five statements went to the database together
+    assert batches == [7]  # the deal, the result and the listener's five statements went together
     # ... and it all happened: a new deal, its result, the entry on the board and its twin
     assert Deal.objects.filter(code=CODE).count() == 1
     assert Result.objects.filter(player=player).count() == 1

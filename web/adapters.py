@@ -84,9 +84,11 @@ def daphne_websocket(send: Any) -> Any | None:
 def unsent_bytes(protocol: Any) -> int:
     """What the socket's transport holds that the kernel has not taken (Twisted's FileDescriptor)."""
     transport = protocol.transport
-    if transport is None:
-        return 0
-    return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
+    return 0 if transport is None else _buffered(transport)
+
+
+def _buffered(transport: Any) -> int:
+    return int(len(transport.dataBuffer) - transport.offset + transport._tempDataLen)
 
 
 def write_frame(protocol: Any, wire: bytes) -> bool:
@@ -99,8 +101,29 @@ def write_frame(protocol: Any, wire: bytes) -> bool:
         return False
     if protocol.send_queue:
         return False
-    protocol.transport.write(wire)
+    _write_now(protocol.transport, wire)
     return True
+
+
+def _write_now(transport: Any, data: bytes) -> None:
+    """`transport.write(data)`, but into the socket at once when nothing waits before it: Twisted's
+    write would register the socket for writing, wait for the next poll, write and unregister it
+    (two more system calls and its dispatch, per watcher). What the kernel does not take, and any
+    write to a transport other than plain TCP, is left to Twisted as usual."""
+    from twisted.internet.tcp import Connection
+
+    plain_tcp = isinstance(transport, Connection)  # (not narrowed: Twisted's write is untyped)
+    if not plain_tcp or not transport.connected or transport.disconnecting:
+        transport.write(data)
+        return
+    if _buffered(transport) > 0:
+        transport.write(data)  # behind what is buffered
+        return
+    written = transport.writeSomeData(data)
+    if not isinstance(written, int):
+        transport.write(data)  # the connection is lost: Twisted's own write path finds it and closes
+    elif written < len(data):
+        transport.write(data[written:])
 
 
 # channels_redis. Whether anyone listens to a group is one EXISTS on the key that holds its

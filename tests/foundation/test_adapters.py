@@ -183,3 +183,12 @@ def test_what_a_transport_has_not_written_yet_is_counted() -> None:
     protocol = Protocol()
     protocol.transport = transport  # type: ignore[attr-defined]
     assert adapters.unsent_bytes(protocol) == 7
+
+
+def test_twisted_tcp_writes_some_data_at_once_and_says_how_much() -> None:
+    import inspect
+
+    from twisted.internet.tcp import Connection
+
+    assert list(inspect.signature(Connection.writeSomeData).parameters) == ["self", "data"]
+    assert {"connected", "disconnecting"} <= set(dir(Connection))

@@ -419,12 +419,13 @@ def rss_bytes(pid: int) -> int:
 class CpuMeter:
     """CPU seconds spent by the daphne workers, PostgreSQL, Redis and this driver over a span."""
 
-    def __init__(self, stack: Stack) -> None:
+    def __init__(self, stack: Stack, driver: Sequence[int] = ()) -> None:
+        """`driver`: the driver's other processes, counted with this one."""
         self.groups = {
             "daphne": lambda: stack.pids(),
             "postgres": lambda: postgres_pids(stack.db),
             "redis": lambda: pids_named("redis-server"),
-            "driver": lambda: [os.getpid()],
+            "driver": lambda: [os.getpid(), *driver],
         }
         if stack.nginx is not None:
             self.groups["nginx"] = stack.nginx_pids

@@ -24,13 +24,15 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from operations.asgi import operated  # noqa: E402
 from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
 from web.sockets.origin import SameOriginValidator  # noqa: E402
+from web.sockets.resolved import Resolved  # noqa: E402
 
 application = operated(  # health, metrics, request ids, access logs, the drain (operations/asgi.py)
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SameOriginValidator(
-                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            "websocket": Resolved(  # the stack fills the scope in, then the socket holds one scope
+                lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
+                URLRouter(websocket_urlpatterns),
             ),
         }
     )

@@ -23,7 +23,8 @@ from leaderboard.hub import hub_for
 from web.adapters import consume
 from web.errors import BadRequest, NotAuthenticated, ServiceError
 from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
-from web.sockets.consumer import JsonConsumer, encode_frame, in_database_thread
+from web.sockets.consumer import JsonConsumer, in_database_thread
+from web.sockets.frames import Frame, Outlet
 
 # A hot board sends a watcher at most one message per this many seconds (after the first).
 COALESCE_SECONDS = 0.25
@@ -91,13 +92,20 @@ class LeaderboardConsumer(LiveConsumer):
 
     Within one coalescing window a single changed entry is sent as a change; several are
     replaced by one fresh snapshot, so a watcher always ends at the board's true state.
+
+    A change's frame is encoded once per process and its bytes written to each watcher's socket
+    (web.sockets.frames). A watcher whose client stops reading falls behind: it is sent nothing
+    while its unsent bytes are over the bound, then one fresh snapshot marked `resync` once it
+    reads again, so it is never left silently stale and never slows the others.
     """
 
     flusher: asyncio.Task[None] | None = None
+    catch_up: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         await self.accept()
         self.viewer = _viewer(self.scope)
+        self.outlet = Outlet(self.base_send)
         self.pending: dict[str, dict[str, Any]] = {}
         self.next_send = 0.0
         self.changed_at = 0.0  # loop time of the latest change handed to this socket
@@ -112,28 +120,31 @@ class LeaderboardConsumer(LiveConsumer):
         # Join first: a change committed while the snapshot is read still arrives after it.
         async with self.sending:  # a change delivered meanwhile waits for the snapshot to go first
             live = await self.join(groups.board_group(self.board.id))
-            await self.send_json({"type": "snapshot", **await self._snapshot()})
+            await self._send_snapshot()
         if not live:
             await self.live_paused({})
 
     async def disconnect(self, code: int) -> None:
-        if self.flusher is not None:
-            self.flusher.cancel()
+        for task in (self.flusher, self.catch_up):
+            if task is not None:
+                task.cancel()
 
     async def resync(self) -> None:
         async with self.sending:
-            await self.send_json({"type": "snapshot", **await self._snapshot()})
+            await self.send_json({"type": "snapshot", "resync": True, **await self._snapshot()})
 
     async def deliver(self, message: dict[str, Any]) -> None:
         if message["type"] != "board.change":
             await super().deliver(message)
             return
+        if self.catch_up is not None:
+            return  # behind: the snapshot it gets once it reads again has this change
         loop = asyncio.get_running_loop()
         if self.flusher is None and not self.pending and not self.sending.locked() and loop.time() >= self.next_send:
             # The usual case: nothing waiting and the spacing past, so send now, in the hub's turn
             # (a task and a lock per watcher were most of a 1,000-watcher fan-out's cost).
             self.next_send = loop.time() + COALESCE_SECONDS
-            await self.send(text_data=_change_text(message))
+            await self._write(_change_frame(message))
             return
         await self.board_change(message)
 
@@ -154,19 +165,39 @@ class LeaderboardConsumer(LiveConsumer):
                 await asyncio.sleep(wait)
             self.flusher = None
             pending, self.pending = self.pending, {}
+            if self.catch_up is not None:
+                return
             if len(pending) == 1:
                 (event,) = pending.values()
-                await self.send(text_data=_change_text(event))
+                await self._write(_change_frame(event))
             elif pending:
-                await self.send_json({"type": "snapshot", **await self._snapshot(since=self.changed_at)})
+                await self._send_snapshot(since=self.changed_at)
             # Spaced from when a message went out, not from when it was begun (a snapshot takes a query).
             self.next_send = loop.time() + COALESCE_SECONDS
 
-    async def _snapshot(self, since: float | None = None) -> dict[str, Any]:
+    async def _write(self, frame: Frame) -> None:
+        if not await self.outlet.write(frame):
+            self.pending.clear()
+            self.catch_up = asyncio.create_task(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        """Once the client reads again, the board as it is now (changes skipped meanwhile included)."""
+        while not self.outlet.caught_up():
+            await asyncio.sleep(COALESCE_SECONDS)
+        self.catch_up = None  # a change from now on waits for the snapshot (`sending`), then follows it
+        await self.resync()
+        self.next_send = asyncio.get_running_loop().time() + COALESCE_SECONDS
+
+    async def _send_snapshot(self, since: float | None = None) -> None:
         """The board now: a read begun after `since` (default: begun now, e.g. after joining)."""
         if self.viewer is None:
             loop = asyncio.get_running_loop()
-            return await _shared_snapshot(self.board, self.limit, since=loop.time() if since is None else since)
+            frame = await _shared_snapshot(self.board, self.limit, since=loop.time() if since is None else since)
+            await self.send(text_data=frame.text)
+            return
+        await self.send_json({"type": "snapshot", **await self._snapshot()})
+
+    async def _snapshot(self) -> dict[str, Any]:
         return await in_database_thread(_read_snapshot)(self.board, self.viewer, self.limit)
 
 
@@ -174,12 +205,17 @@ def _read_snapshot(board: Board, viewer: Player | None, limit: int) -> dict[str,
     return selectors.leaderboard(board=board, viewer=viewer, limit=limit)
 
 
+async def _read_snapshot_frame(board: Board, limit: int) -> Frame:
+    return Frame({"type": "snapshot", **await in_database_thread(_read_snapshot)(board, None, limit)})
+
+
 # Anonymous watchers of a board in this process see the same document: a burst's coalesced
-# snapshots share one read, provided it began after the change that made the watcher want it.
-_reads: dict[tuple[str, int], tuple[float, asyncio.Future[dict[str, Any]]]] = {}
+# snapshots share one read and its one encoded frame, provided the read began after the change
+# that made the watcher want it.
+_reads: dict[tuple[str, int], tuple[float, asyncio.Future[Frame]]] = {}
 
 
-async def _shared_snapshot(board: Board, limit: int, *, since: float) -> dict[str, Any]:
+async def _shared_snapshot(board: Board, limit: int, *, since: float) -> Frame:
     loop = asyncio.get_running_loop()
     key = (board.id, limit)
     found = _reads.get(key)
@@ -188,18 +224,18 @@ async def _shared_snapshot(board: Board, limit: int, *, since: float) -> dict[st
         usable = started >= since and read.get_loop() is loop
         if usable and not (read.done() and (read.cancelled() or read.exception() is not None)):
             return await asyncio.shield(read)
-    read = asyncio.ensure_future(in_database_thread(_read_snapshot)(board, None, limit))
+    read = asyncio.ensure_future(_read_snapshot_frame(board, limit))
     _reads[key] = (loop.time(), read)
     return await asyncio.shield(read)
 
 
-def _change_text(event: dict[str, Any]) -> str:
+def _change_frame(event: dict[str, Any]) -> Frame:
     """The change frame, encoded once per message for all of a process's watchers (the hub hands
     them the same dict)."""
-    text = event.get("_text")
-    if text is None:
-        text = event["_text"] = encode_frame({"type": "change", "entry": event["entry"], "board": event["board"]})
-    return str(text)
+    frame = event.get("_frame")
+    if frame is None:
+        frame = event["_frame"] = Frame({"type": "change", "entry": event["entry"], "board": event["board"]})
+    return frame
 
 
 def _limit(scope: dict[str, Any]) -> int:

@@ -6,6 +6,9 @@ trips per change, one after another. Here a process joins each group once, with 
 of its own, and hands each message to every local socket of that group: one round trip per
 process per change.
 
+Every socket of a group is handed the same message dict: a board's change is encoded once per
+process and its bytes written to each watcher (leaderboard.consumers, web.sockets.frames).
+
 It also keeps the sockets open while the layer (Redis) is away: joining then fails, or the
 receive loop breaks; the sockets are told `live.paused`, the hub retries every second, and
 when the layer answers again it rejoins every group and tells them `live.resumed` (they send

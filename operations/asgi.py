@@ -102,7 +102,9 @@ class Socket:
         self.kind = _kind(scope.get("path", ""))
         self.request_id = requests.from_scope(scope)
         self._receive = receive
-        self._send = send
+        # The server's own send, for a frame written straight to the socket (web.sockets.frames):
+        # it bypasses only what `send` counts, and a socket closed here is no longer open there.
+        self.server_send = send
         self.accepted = False
         self.closed = False  # a close was sent (by the application or by the drain)
         self.close_code: int | None = None
@@ -185,7 +187,7 @@ class Socket:
         elif kind == "websocket.close":
             self.closed = True
             self.close_code = message.get("code", 1000)
-        await self._send(message)
+        await self.server_send(message)
 
     async def restart(self) -> None:
         self.restarting = True

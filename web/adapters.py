@@ -7,6 +7,7 @@ the library behaviour it relies on: a release that changes it fails a test inste
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from channels.exceptions import StopConsumer
@@ -53,6 +54,76 @@ async def consume(
             await await_many_dispatch([receive, also], consumer.dispatch)
     except StopConsumer:
         pass
+
+
+# daphne, autobahn and Twisted. A push to a board's watchers is one text for thousands of sockets;
+# the ASGI send would take each through daphne's reply hops and autobahn's framing, and ASGI has no
+# way to see how much a socket still owes its client. daphne gives each application
+# `partial(server.handle_reply, protocol)` as its send; the protocol is autobahn's, its transport
+# Twisted's, whose write buffer holds what the kernel has not taken yet. Between the two stand
+# sends that pass a socket's frames on unchanged: Channels' session wrapper (it acts on
+# `http.response.start` only), whose `real_send` is the one it wraps, and operations.asgi.Socket,
+# whose `server_send` is.
+
+
+def daphne_websocket(send: Any) -> Any | None:
+    """The daphne WebSocket protocol behind `send`; None under any other server (or a test's)."""
+    from channels.sessions import InstanceSessionWrapper
+    from daphne.ws_protocol import WebSocketProtocol
+
+    owner = getattr(send, "__self__", None)
+    if isinstance(owner, InstanceSessionWrapper):
+        send = owner.real_send
+        owner = getattr(send, "__self__", None)
+    send = getattr(owner, "server_send", send)
+    if isinstance(send, partial) and send.args and isinstance(send.args[0], WebSocketProtocol):
+        return send.args[0]
+    return None
+
+
+def unsent_bytes(protocol: Any) -> int:
+    """What the socket's transport holds that the kernel has not taken (Twisted's FileDescriptor)."""
+    transport = protocol.transport
+    return 0 if transport is None else _buffered(transport)
+
+
+def _buffered(transport: Any) -> int:
+    return int(len(transport.dataBuffer) - transport.offset + transport._tempDataLen)
+
+
+def write_frame(protocol: Any, wire: bytes) -> bool:
+    """Write a whole, ready-made server frame as autobahn's sendMessage would, when nothing it holds
+    would be overtaken (no per-message compression, no frame begun, its own send queue empty);
+    False, writing nothing, otherwise. A socket no longer open takes nothing, as with autobahn."""
+    if protocol.state != protocol.STATE_OPEN:
+        return True
+    if protocol._perMessageCompress is not None or protocol.send_state != protocol.SEND_STATE_GROUND:
+        return False
+    if protocol.send_queue:
+        return False
+    _write_now(protocol.transport, wire)
+    return True
+
+
+def _write_now(transport: Any, data: bytes) -> None:
+    """`transport.write(data)`, but into the socket at once when nothing waits before it: Twisted's
+    write would register the socket for writing, wait for the next poll, write and unregister it
+    (two more system calls and its dispatch, per watcher). What the kernel does not take, and any
+    write to a transport other than plain TCP, is left to Twisted as usual."""
+    from twisted.internet.tcp import Connection
+
+    plain_tcp = isinstance(transport, Connection)  # (not narrowed: Twisted's write is untyped)
+    if not plain_tcp or not transport.connected or transport.disconnecting:
+        transport.write(data)
+        return
+    if _buffered(transport) > 0:
+        transport.write(data)  # behind what is buffered
+        return
+    written = transport.writeSomeData(data)
+    if not isinstance(written, int):
+        transport.write(data)  # the connection is lost: Twisted's own write path finds it and closes
+    elif written < len(data):
+        transport.write(data[written:])
 
 
 # channels_redis. Whether anyone listens to a group is one EXISTS on the key that holds its

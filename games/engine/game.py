@@ -185,8 +185,9 @@ class Game:
         """The action an undo would take back now, or None."""
         return self._action_of(self._history[-1]) if self._history else None
 
-    def copy(self) -> Game:
-        """An independent game in the same position, with the same undo history."""
+    def copy(self, *, history: bool = True) -> Game:
+        """An independent game in the same position, with the same undo history (or, with
+        ``history=False``, none: see ``undo_records``)."""
         other = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in getattr(cls, "__slots__", ()):
@@ -195,8 +196,19 @@ class Game:
         other._down = list(self._down)
         other._removed = list(self._removed)
         other._found = [list(f) for f in self._found]
-        other._history = self._history.copy()  # records are immutable tuples
+        # Records are immutable tuples: shared, not copied.
+        other._history = self._history.copy() if history else deque(maxlen=UNDO_LIMIT)
         return other
+
+    def undo_records(self) -> tuple[Record, ...]:
+        """What undo would take back, oldest first: small tuples of ints, to keep compactly elsewhere
+        (a cache of many idle games) and give back with ``with_undo_records``."""
+        return tuple(self._history)
+
+    def with_undo_records(self, records: Sequence[Record]) -> Game:
+        """This game, its undo history replaced by ``records`` (from ``undo_records`` of this position)."""
+        self._history = deque(records, maxlen=UNDO_LIMIT)
+        return self
 
     def apply(self, token: object) -> Action:
         """Parse ``token`` and push it; returns the action. MalformedAction or IllegalAction."""

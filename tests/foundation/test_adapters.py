@@ -133,3 +133,62 @@ def test_the_pool_runs_the_replaced_check_on_each_connection_it_hands_out() -> N
         assert checked == [conn]
     finally:
         pool.close()
+
+
+# daphne, autobahn, Twisted: the way from a socket's send to its transport, and the transport's buffer.
+
+
+async def test_the_daphne_protocol_is_found_behind_the_sends_that_wrap_daphne_s() -> None:
+    from channels.sessions import InstanceSessionWrapper
+    from daphne.server import Server
+    from daphne.ws_protocol import WebSocketProtocol
+
+    from operations.asgi import Socket
+
+    given: list[Any] = []
+
+    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        given.append(send)
+
+    server = Server(application=application, endpoints=["tcp:port=0"])
+    protocol = WebSocketProtocol()
+    server.connections = {protocol: {}}
+    server.create_application(protocol, {"type": "websocket"})
+    await asyncio.sleep(0)
+    (send,) = given
+    operated = Socket({"type": "websocket"}, None, send)
+    wrapped = InstanceSessionWrapper({"type": "websocket", "cookies": {}}, operated.send)
+    assert adapters.daphne_websocket(send) is protocol
+    assert adapters.daphne_websocket(wrapped.send) is protocol
+    assert adapters.daphne_websocket(_send) is None
+    for name in ("STATE_OPEN", "SEND_STATE_GROUND"):
+        assert hasattr(WebSocketProtocol, name)
+
+
+def test_what_a_transport_has_not_written_yet_is_counted() -> None:
+    from twisted.internet.abstract import FileDescriptor
+
+    class Transport(FileDescriptor):
+        def startWriting(self) -> None:  # no reactor here: the bytes stay buffered
+            pass
+
+    transport = Transport()
+    transport.connected = True
+    transport.write(b"abc")
+    transport.write(b"defg")
+
+    class Protocol:
+        pass
+
+    protocol = Protocol()
+    protocol.transport = transport  # type: ignore[attr-defined]
+    assert adapters.unsent_bytes(protocol) == 7
+
+
+def test_twisted_tcp_writes_some_data_at_once_and_says_how_much() -> None:
+    import inspect
+
+    from twisted.internet.tcp import Connection
+
+    assert list(inspect.signature(Connection.writeSomeData).parameters) == ["self", "data"]
+    assert {"connected", "disconnecting"} <= set(dir(Connection))

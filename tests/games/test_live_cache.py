@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from games import live
+from games.engine import Undo
 from games.live import LiveSession
 from games.models import GameSession
 from games.services import start_session
@@ -45,3 +46,19 @@ def test_a_reader_gets_the_cached_game_only_for_the_log_length_it_reflects() -> 
     GameSession.objects.filter(id=started.id).update(action_count=1)  # another worker moved it on
     moved = GameSession.objects.select_related("deal").get(id=started.id)
     assert live.game_for(moved).moves == 0  # replayed from the stored log (empty here), not trusted
+
+
+def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader() -> None:
+    started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
+    entry = live.take(started.id)
+    assert entry is not None
+    for _ in range(3):
+        entry.game.push(entry.game.legal_actions()[0])
+    records = entry.game.undo_records()
+    live.put(entry.session, entry.game)
+    row = GameSession.objects.select_related("deal").get(id=started.id)
+    assert live.game_for(row).undo_records() == records  # the reader's copy can undo what was played
+    taken = live.take(started.id)
+    assert taken is not None and taken.game.undo_records() == records
+    taken.game.push(Undo())
+    assert taken.game.undo_records() == records[:-1] and taken.game.undo_available == 2

@@ -85,7 +85,8 @@ def signed_in_until(scope: dict[str, Any]) -> dt.datetime | None:
             _, token = _token_authentication().authenticate_credentials(key)
         except AuthenticationFailed:
             return None
-        return token.created + dt.timedelta(seconds=settings.TOKEN_SECONDS)
+        created: dt.datetime = token.created
+        return created + dt.timedelta(seconds=settings.TOKEN_SECONDS)
     session = scope.get("session")
     session_key = getattr(session, "session_key", None)
     if session is None or session_key is None:

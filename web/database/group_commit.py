@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -128,7 +127,9 @@ class GroupCommit:
             connection.pgconn.finish()
 
 
-_per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, GroupCommit] = weakref.WeakKeyDictionary()
+# Held strongly: a loop that closed without `close_this_loops` keeps its entry until the next loop's
+# first write (or a test session's end) hangs its connection up, so none is left to the collector.
+_per_loop: dict[asyncio.AbstractEventLoop, GroupCommit] = {}
 
 
 def for_this_loop(connect: Connect) -> GroupCommit:

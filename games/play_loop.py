@@ -87,7 +87,7 @@ async def act(
         return Handoff(counted=True)  # this copy has the action applied: dropped, the stored log replays
     after, values = play.next_row(current, action)
     try:
-        row = await group_commit.for_this_loop(connect).fetchone(play.APPEND_POSTGRES, values)
+        row = await group_commit.for_this_loop(connect).fetchone(play.APPEND, values)
     except psycopg.Error as error:
         # The entry stays out of the cache: whether a broken commit happened, the stored log says.
         log.warning("append of session %s failed: %s", session.id, error)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import TypedDict
+from collections.abc import Mapping
+from operator import itemgetter
+from typing import Any, TypedDict
 
 from django.db import connection, transaction
 from django.utils.translation import gettext
@@ -24,6 +26,7 @@ from games.engine import Action, Game, Undo
 from games.live import LiveGame, LiveSession, progress_of
 from games.models import GameAction, GameSession, Player
 from games.selectors import session_for
+from web.database.group_commit import Statement
 from web.database.prepared import fetchone_prepared
 from web.errors import NotFound
 
@@ -44,6 +47,37 @@ WITH moved AS (
 )
 SELECT moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
 """
+
+
+# The appends of many sessions in one statement (the play socket's group commit): the same
+# conditions per session, so a session whose log moved on gets no row and the others are written.
+_APPEND_MANY_POSTGRES = f"""
+WITH batch AS (
+    SELECT * FROM unnest(
+        %(id)s::uuid[], %(expected)s::int[], %(count)s::int[], %(token)s::text[], %(score)s::int[],
+        %(moves)s::int[], %(progress)s::int[], %(won)s::bool[], %(undos)s::int[]
+    ) AS b(id, expected, count, token, score, moves, progress, won, undos)
+), moved AS (
+    UPDATE {_SESSIONS} AS s
+       SET action_count = b.count, score = b.score, moves = b.moves, progress = b.progress, won = b.won,
+           undos = b.undos
+      FROM batch AS b
+     WHERE s.id = b.id AND s.action_count = b.expected AND s.finished_at IS NULL
+ RETURNING s.id, s.code_secret, b.count, b.token
+), logged AS (
+    INSERT INTO {_ACTIONS} (session_id, seq, token)
+    SELECT id, count, token FROM moved
+ RETURNING session_id
+)
+SELECT moved.id, moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
+"""
+
+
+def _gathered(writes: list[Mapping[str, Any]]) -> dict[str, list[Any]]:
+    return {name: [write[name] for write in writes] for name in AppendValues.__annotations__}
+
+
+APPEND = Statement(one=APPEND_POSTGRES, many=_APPEND_MANY_POSTGRES, gather=_gathered, key=itemgetter("id"))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -146,37 +146,45 @@ async def test_a_batch_commits_the_sessions_whose_log_did_not_move_on() -> None:
     player, _, sessions = await database_sync_to_async(prepare)(3)
     first, second, moved = await database_sync_to_async(_append_values)(sessions, player)
     committer = group_commit.for_this_loop(play_loop.connect)
-    assert await committer.fetchone(play.APPEND_POSTGRES, moved) is not None  # another worker's append
-    rows = await asyncio.gather(*(committer.fetchone(play.APPEND_POSTGRES, v) for v in (first, moved, second)))
+    assert await committer.fetchone(play.APPEND, moved) is not None  # another worker's append
+    rows = await asyncio.gather(*(committer.fetchone(play.APPEND, v) for v in (first, moved, second)))
     assert rows[0] is not None and rows[1] is None and rows[2] is not None
     counts = [await database_sync_to_async(stored_count)(session.id) for session in sessions]
     assert counts == [(1, 1), (1, 1), (1, 1)]  # the moved-on log got nothing more
 
 
+# A statement alone or many at once, with the transaction it ran in, and one that fails on a zero.
+TXID = group_commit.Statement(
+    one="SELECT txid_current(), 1 / %(n)s",
+    many="SELECT n, txid_current(), 1 / n FROM unnest(%(n)s::int[]) AS n",
+    gather=lambda writes: {"n": [write["n"] for write in writes]},
+    key=lambda write: write["n"],
+)
+
+
 async def test_writes_arriving_together_share_one_transaction() -> None:
     committer = group_commit.for_this_loop(play_loop.connect)
-    query = "SELECT txid_current(), %(n)s::int"
-    together = await asyncio.gather(*(committer.fetchone(query, {"n": n}) for n in range(3)))
-    alone = await committer.fetchone(query, {"n": 3})
-    assert together is not None and alone is not None
+    together = await asyncio.gather(*(committer.fetchone(TXID, {"n": n}) for n in (1, 2, 3)))
+    alone = await committer.fetchone(TXID, {"n": 4})
+    assert alone is not None and all(row is not None for row in together)
     assert len({row[0] for row in together if row is not None}) == 1
-    assert [row[1] for row in together if row is not None] == [0, 1, 2]
     assert alone[0] != together[0][0]  # type: ignore[index]
 
 
-async def test_a_failing_statement_fails_only_its_own_write() -> None:
+async def test_a_failing_write_fails_only_itself() -> None:
     player, _, sessions = await database_sync_to_async(prepare)(2)
     first, second = await database_sync_to_async(_append_values)(sessions, player)
     committer = group_commit.for_this_loop(play_loop.connect)
     answers = await asyncio.gather(
-        committer.fetchone(play.APPEND_POSTGRES, first),
-        committer.fetchone("SELECT 1 / %(zero)s::int", {"zero": 0}),
-        committer.fetchone(play.APPEND_POSTGRES, second),
+        committer.fetchone(play.APPEND, first),
+        committer.fetchone(TXID, {"n": 0}),
+        committer.fetchone(TXID, {"n": 1}),
+        committer.fetchone(play.APPEND, second),
         return_exceptions=True,
     )
     assert isinstance(answers[1], psycopg.errors.DivisionByZero)
-    assert answers[0] is not None and not isinstance(answers[0], BaseException)
-    assert answers[2] is not None and not isinstance(answers[2], BaseException)
+    written = (answers[0], answers[2], answers[3])
+    assert all(answer is not None and not isinstance(answer, BaseException) for answer in written)
     counts = [await database_sync_to_async(stored_count)(session.id) for session in sessions]
     assert counts == [(1, 1), (1, 1)]
 

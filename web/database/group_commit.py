@@ -1,19 +1,22 @@
-"""Group commit on an event loop: single-statement writes that arrive while a commit is under way
-share the next transaction and its one commit (one WAL flush), sent in psycopg's pipeline mode (two
-round trips for the batch; a write alone is its own transaction, one round trip), on one
-connection of that loop's own.
+"""Group commit on an event loop: writes that arrive while a commit is under way share the next
+statement, its transaction and its one commit (one WAL flush, one round trip), on one connection
+of that loop's own.
 
-Each write is answered only once the commit that holds it succeeded. A statement that fails
-rolls its batch back; the batch's writes are then run again one transaction each, so that the
-error reaches only the writes it belongs to. A broken connection fails its batch (whether that
-commit happened is then unknown to us: the callers answer as for a database that is away) and is
-replaced on the next batch. PostgreSQL only; durability as for any commit (synchronous_commit on).
+A `Statement` says how one write is made alone and how many are made at once (arrays unnested
+in one statement); each write is answered only once the commit that holds it succeeded. A batch
+that fails is rolled back and its writes run again one statement each, so that the error reaches
+only the writes it belongs to. A broken connection fails its batch (whether that commit happened
+is then unknown to us: the callers answer as for a database that is away) and is replaced on the
+next batch. PostgreSQL only; durability as for any commit (synchronous_commit on). Not psycopg's
+pipeline mode: its async wait polls for a writable socket while the answer is awaited, which cost a
+quarter of a worker's CPU under load (bench/README.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -23,8 +26,22 @@ import psycopg
 log = logging.getLogger(__name__)
 
 Row = tuple[Any, ...]
+Params = Mapping[str, Any]
 Connect = Callable[[], Awaitable[psycopg.AsyncConnection[Any]]]
-_Write = tuple[str, Mapping[str, Any], "asyncio.Future[Row | None]"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    """A write, alone (`one`: its first row answers it) or many at once (`many`, run with
+    `gather(writes)`: each row starts with the `key` of the write it answers, then that write's row)."""
+
+    one: str
+    many: str
+    gather: Callable[[list[Params]], Params]
+    key: Callable[[Params], Any]
+
+
+_Write = tuple[Statement, Params, "asyncio.Future[Row | None]"]
 
 
 class GroupCommit:
@@ -36,10 +53,10 @@ class GroupCommit:
         self._queue: list[_Write] = []
         self._committing: asyncio.Task[None] | None = None
 
-    async def fetchone(self, query: str, params: Mapping[str, Any]) -> Row | None:
-        """The first row `query` gives (None if none), once it is committed; psycopg.Error if not."""
+    async def fetchone(self, statement: Statement, params: Params) -> Row | None:
+        """The row that answers this write (None if none), once it is committed; psycopg.Error if not."""
         future: asyncio.Future[Row | None] = asyncio.get_running_loop().create_future()
-        self._queue.append((query, params, future))
+        self._queue.append((statement, params, future))
         if self._committing is None:
             self._committing = asyncio.get_running_loop().create_task(self._commit_queued())
         # Shielded: a socket that goes away while its write commits must not cancel the others'.
@@ -80,25 +97,31 @@ class GroupCommit:
 
     async def _in_one_transaction(self, batch: list[_Write]) -> list[Row | None]:
         connection = await self._connection_now()
-        if len(batch) == 1:  # alone: its own transaction (autocommit), committed in its one round trip
-            query, params, _ = batch[0]
-            async with connection.cursor() as alone:
-                await alone.execute(query, params, prepare=True)
-                row = await alone.fetchone()
-            return [None if row is None else tuple(row)]
-        cursors = []
-        async with connection.pipeline(), connection.transaction():
-            for query, params, _ in batch:
-                cursor = connection.cursor()
-                await cursor.execute(query, params, prepare=True)
-                cursors.append(cursor)
-        # Two round trips (the statements, then COMMIT: psycopg syncs a transaction's block before
-        # committing it, so a failed statement rolls back). Out of the block, every row is durable.
-        rows = []
-        for cursor in cursors:
-            row = await cursor.fetchone()
-            rows.append(None if row is None else tuple(row))
-        return rows
+        groups: dict[Statement, list[Params]] = {}
+        for statement, params, _ in batch:
+            groups.setdefault(statement, []).append(params)
+        if len(groups) == 1:  # the common case: one statement, its own transaction (autocommit)
+            ((statement, writes),) = groups.items()
+            answers = await self._run(connection, statement, writes)
+        else:
+            async with connection.transaction():
+                answers = {}
+                for statement, writes in groups.items():
+                    answers.update(await self._run(connection, statement, writes))
+        return [answers.get((statement, id(params))) for statement, params, _ in batch]
+
+    @staticmethod
+    async def _run(
+        connection: psycopg.AsyncConnection[Any], statement: Statement, writes: list[Params]
+    ) -> dict[tuple[Statement, int], Row]:
+        async with connection.cursor() as cursor:
+            if len(writes) == 1:
+                await cursor.execute(statement.one, writes[0], prepare=True)
+                row = await cursor.fetchone()
+                return {} if row is None else {(statement, id(writes[0])): tuple(row)}
+            await cursor.execute(statement.many, statement.gather(writes), prepare=True)
+            by_key = {row[0]: tuple(row[1:]) for row in await cursor.fetchall()}
+        return {(statement, id(params)): by_key[key] for params in writes if (key := statement.key(params)) in by_key}
 
     async def _connection_now(self) -> psycopg.AsyncConnection[Any]:
         connection = self._connection

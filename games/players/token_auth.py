@@ -124,7 +124,11 @@ class LocalCache:
             self.live = False
             self.generation += 1
             self.entries.clear()
-        sign_ins.listening(False)
+        self._tell_sockets(False)
+
+    def _tell_sockets(self, up: bool) -> None:
+        """The play sockets keep their sign-ins while the revocations of the configured Redis are heard."""
+        sign_ins.listening(self.url, up)
 
     def _listen(self) -> None:
         heard = True
@@ -146,7 +150,7 @@ class LocalCache:
                     elif message["type"] == "subscribe":
                         with self.lock:
                             self.live = heard = True
-                        sign_ins.listening(True)
+                        self._tell_sockets(True)
                     elif message["type"] == "message":
                         names = str(message["data"]).split()
                         self.drop(names)

@@ -19,13 +19,14 @@ import threading
 import time
 import weakref
 
+from django.conf import settings
 from django.utils import timezone
 
 SETTLE_SECONDS = 10.0  # far longer than a change takes to commit after its publication
 
 _lock = threading.Lock()
 _watches: dict[str, weakref.WeakSet[SignIn]] = {}
-_listening = False
+_live: set[str] = set()  # the Redis addresses whose revocations this process hears now
 _epoch = 0  # moves on whenever revocations may have gone unheard: every kept verdict lapses
 _recent: dict[str, float] = {}  # when each name was last heard: a socket opened just after waits too
 _RECENT_MAX = 10_000
@@ -53,17 +54,24 @@ def heard(names: list[str]) -> None:
                 watch.until = None
 
 
-def listening(up: bool) -> None:
-    """The revocations' subscription came up (`up`) or went down: either way, no verdict kept so far
-    can be trusted (revocations may have passed unheard)."""
-    global _listening, _epoch
+def listening(source: str, up: bool) -> None:
+    """The revocations' subscription on `source` (a Redis address) came up (`up`) or went down:
+    either way, no verdict kept so far can be trusted (revocations may have passed unheard)."""
+    global _epoch
     with _lock:
-        _listening = up
+        if (source in _live) == up:
+            return  # no news: a subscription that keeps failing says so every second
+        if up:
+            _live.add(source)
+        else:
+            _live.discard(source)
         _epoch += 1
 
 
 def is_listening() -> bool:
-    return _listening
+    """Whether this process hears the revocations published on the configured Redis."""
+    url = settings.REDIS_URL
+    return bool(url) and url in _live
 
 
 Arming = tuple[int, int]
@@ -84,7 +92,7 @@ class SignIn:
     def holds(self) -> bool:
         """Signed in as far as this process can tell without asking: False means ask the database."""
         until = self.until
-        return until is not None and _listening and self.epoch == _epoch and timezone.now() < until
+        return until is not None and self.epoch == _epoch and is_listening() and timezone.now() < until
 
     def arming(self) -> Arming:
         """Taken before the database is asked, so that a revocation heard meanwhile is not lost."""
@@ -94,7 +102,7 @@ class SignIn:
         """Keep the database's answer (signed in until `until`), unless a revocation came meanwhile."""
         with _lock:  # not between a revocation's count and its lapse (heard)
             settled = time.monotonic() - self.heard_at >= SETTLE_SECONDS
-            if _listening and settled and arming == (_epoch, self.heard):
+            if settled and arming == (_epoch, self.heard) and is_listening():
                 self.epoch, self.until = arming[0], until
 
     def close(self) -> None:

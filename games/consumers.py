@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db import DatabaseError
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
-from games import live, selectors, services, session_delta, why
+from games import live, play_loop, selectors, services, session_delta, why
 from games.models import Player
+from games.players import token_auth
 from web.errors import NotAuthenticated, ServiceError, Unavailable
-from web.sockets.auth import still_signed_in
+from web.sockets.auth import signed_in_until
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
 from web.sockets.consumer import JsonConsumer, in_database_thread
+from web.sockets.sign_ins import SignIn
 from web.views import UNAVAILABLE
 
 
@@ -27,9 +30,23 @@ class SignedOut(NotAuthenticated):
     """The socket's token was revoked or its session ended, or its player was deactivated."""
 
 
-def _act(scope: dict[str, Any], player: Player, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
-    if not still_signed_in(scope):
-        raise SignedOut(gettext("You are signed out: sign in again to play on."))
+SIGNED_OUT = gettext_noop("You are signed out: sign in again to play on.")
+
+
+def _act(
+    scope: dict[str, Any], player: Player, session_id: str, message: dict[str, Any], counted: bool, checked: bool
+) -> tuple[dict[str, Any], dt.datetime | None]:
+    """The answer to `message`, and until when the socket's sign-in holds (None: not asked, `checked`
+    already knew it holds). `counted`: the action's rate budget was spent on the event loop."""
+    until = None
+    if not checked:
+        until = signed_in_until(scope)
+        if until is None:
+            raise SignedOut(gettext(SIGNED_OUT))
+    return _answer(player, session_id, message, counted), until
+
+
+def _answer(player: Player, session_id: str, message: dict[str, Any], counted: bool) -> dict[str, Any]:
     if message["type"] == "sync":
         return {"type": "session", "document": _document_for(player, session_id)}
     now = timezone.now()
@@ -40,7 +57,12 @@ def _act(scope: dict[str, Any], player: Player, session_id: str, message: dict[s
         return {"type": "why", **answer}
     if message["type"] == "action":
         played = services.apply_action(
-            player=player, session_id=session_id, token=message.get("action"), at=message.get("at"), now=now
+            player=player,
+            session_id=session_id,
+            token=message.get("action"),
+            at=message.get("at"),
+            now=now,
+            counted=counted,
         )
         return {"type": "session", "document": selectors.session_document(played.session, played.game, now=now)}
     session, game = services.finish_session(player=player, session_id=session_id, now=now)
@@ -65,6 +87,8 @@ class PlayConsumer(JsonConsumer):
             await self.close(code=CLOSE_SIGNED_OUT)
             return
         self.player = user
+        self.sign_in = SignIn(user.pk)  # asked on the first message, then kept (web/sockets/sign_ins.py)
+        token_auth.local_cache()  # the revocations' listener, which lets the sign-in be kept
         try:
             document = await in_database_thread(_document_for)(user, self.session_id)
         except ServiceError as error:
@@ -72,6 +96,11 @@ class PlayConsumer(JsonConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.send_session(document)
+
+    async def disconnect(self, code: int) -> None:
+        sign_in = getattr(self, "sign_in", None)
+        if sign_in is not None:
+            sign_in.close()
 
     async def send_session(self, document: dict[str, Any]) -> None:
         """Every session document this socket sends leaves through here: the whole of it first, then
@@ -87,8 +116,25 @@ class PlayConsumer(JsonConsumer):
                 ' or {"type": "sync"}.',
             )
             return
+        checked = self.sign_in.holds()
+        counted = False
+        if checked and message["type"] == "action":
+            try:
+                fast = await play_loop.act(
+                    player=self.player, session_id=self.session_id, message=message, now=timezone.now()
+                )
+            except ServiceError as error:
+                await self.send_refusal(error)
+                return
+            if not isinstance(fast, play_loop.Handoff):
+                await self.send_session(fast)
+                return
+            counted = fast.counted
+        arming = self.sign_in.arming()
         try:
-            answer = await in_database_thread(_act)(self.scope, self.player, self.session_id, message)
+            answer, until = await in_database_thread(_act)(
+                self.scope, self.player, self.session_id, message, counted, checked
+            )
         except SignedOut as error:
             await self.send_refusal(error)
             await self.close(code=CLOSE_SIGNED_OUT)
@@ -99,6 +145,8 @@ class PlayConsumer(JsonConsumer):
         except DatabaseError:
             await self.send_refusal(Unavailable(gettext(UNAVAILABLE)))
             return
+        if until is not None:
+            self.sign_in.arm(arming, until)
         if message["type"] == "sync":
             self.sent = None  # asked for: the whole document, whatever the client holds
         if answer["type"] == "session":

@@ -6,30 +6,34 @@ from the stored row and log. `append` is conditional on the log length the calle
 reflects and on the game being open, so two workers can never both append at one position and a
 stale state is detected (`LogMovedOn`) instead of trusted. On PostgreSQL the counters update and
 the log insert are one statement, which is its own transaction: when `append` returns, the action
-is committed (play runs outside any transaction: requests are not atomic).
+is committed (play runs outside any transaction: requests are not atomic). The play socket runs
+the same statement on its event loop's own connection, in group commits (games/play_loop.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import TypedDict
+from collections.abc import Mapping
+from operator import itemgetter
+from typing import Any, TypedDict
 
 from django.db import connection, transaction
 from django.utils.translation import gettext
 
 from games import live
-from games.engine import Action, Undo
+from games.engine import Action, Game, Undo
 from games.live import LiveGame, LiveSession, progress_of
 from games.models import GameAction, GameSession, Player
 from games.selectors import session_for
+from web.database.group_commit import Statement
 from web.database.prepared import fetchone_prepared
 from web.errors import NotFound
 
 _SESSIONS = GameSession._meta.db_table
 _ACTIONS = GameAction._meta.db_table
 
-_APPEND_POSTGRES = f"""
+APPEND_POSTGRES = f"""
 WITH moved AS (
     UPDATE {_SESSIONS}
        SET action_count = %(count)s, score = %(score)s, moves = %(moves)s, progress = %(progress)s, won = %(won)s,
@@ -43,6 +47,37 @@ WITH moved AS (
 )
 SELECT moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
 """
+
+
+# The appends of many sessions in one statement (the play socket's group commit): the same
+# conditions per session, so a session whose log moved on gets no row and the others are written.
+_APPEND_MANY_POSTGRES = f"""
+WITH batch AS (
+    SELECT * FROM unnest(
+        %(id)s::uuid[], %(expected)s::int[], %(count)s::int[], %(token)s::text[], %(score)s::int[],
+        %(moves)s::int[], %(progress)s::int[], %(won)s::bool[], %(undos)s::int[]
+    ) AS b(id, expected, count, token, score, moves, progress, won, undos)
+), moved AS (
+    UPDATE {_SESSIONS} AS s
+       SET action_count = b.count, score = b.score, moves = b.moves, progress = b.progress, won = b.won,
+           undos = b.undos
+      FROM batch AS b
+     WHERE s.id = b.id AND s.action_count = b.expected AND s.finished_at IS NULL
+ RETURNING s.id, s.code_secret, b.count, b.token
+), logged AS (
+    INSERT INTO {_ACTIONS} (session_id, seq, token)
+    SELECT id, count, token FROM moved
+ RETURNING session_id
+)
+SELECT moved.id, moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
+"""
+
+
+def _gathered(writes: list[Mapping[str, Any]]) -> dict[str, list[Any]]:
+    return {name: [write[name] for write in writes] for name in AppendValues.__annotations__}
+
+
+APPEND = Statement(one=APPEND_POSTGRES, many=_APPEND_MANY_POSTGRES, gather=_gathered, key=itemgetter("id"))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,7 +122,7 @@ def keep(current: LiveGame) -> None:
     live.put(current.session, current.game)
 
 
-class _Append(TypedDict):
+class AppendValues(TypedDict):
     """The parameters of an append, in either write."""
 
     id: uuid.UUID
@@ -103,6 +138,14 @@ class _Append(TypedDict):
 
 def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
     """Store `action`, which `current.game` has just applied, as the next token of the log."""
+    after, values = next_row(current, action)
+    code_secret = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
+    return appended(after, current.game, code_secret)
+
+
+def next_row(current: LiveGame, action: Action) -> tuple[LiveSession, AppendValues]:
+    """The session once `action` (just applied by `current.game`) is stored, and the append's
+    parameters: the same for the statement here and for the group commit of the play socket."""
     session, game = current.session, current.game
     after = dataclasses.replace(
         session,
@@ -113,7 +156,7 @@ def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
         won=game.won,
         undos=session.undos + (1 if isinstance(action, Undo) else 0),
     )
-    values: _Append = {
+    values: AppendValues = {
         "id": session.id,
         "expected": session.action_count,
         "count": after.action_count,
@@ -124,7 +167,11 @@ def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
         "won": after.won,
         "undos": after.undos,
     }
-    code_secret = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
+    return after, values
+
+
+def appended(after: LiveSession, game: Game, code_secret: bool | None) -> Appended | LogMovedOn:
+    """What an append that gave `code_secret` (None: it wrote nothing) means, the cache updated."""
     if code_secret is None:
         return LogMovedOn()
     after = dataclasses.replace(after, code_secret=code_secret)
@@ -132,13 +179,13 @@ def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
     return Appended(LiveGame(after, game))
 
 
-def _append_postgres(values: _Append) -> bool | None:
+def _append_postgres(values: AppendValues) -> bool | None:
     """The session's `code_secret` once written; None if nothing was."""
-    row = fetchone_prepared(_APPEND_POSTGRES, values)  # parsed and planned once per kept connection
+    row = fetchone_prepared(APPEND_POSTGRES, values)  # parsed and planned once per kept connection
     return None if row is None else bool(row[0])
 
 
-def _append_atomic(values: _Append) -> bool | None:
+def _append_atomic(values: AppendValues) -> bool | None:
     """The same write as three statements in one transaction (SQLite, the embedded default)."""
     with transaction.atomic():
         changed = GameSession.objects.filter(id=values["id"], action_count=values["expected"], finished_at=None).update(

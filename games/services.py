@@ -138,6 +138,7 @@ def apply_action(
     token: object,
     at: object = None,
     now: dt.datetime | None = None,
+    counted: bool = False,
 ) -> LiveGame:
     """Apply one token to the player's session; a refusal changes nothing.
 
@@ -148,6 +149,9 @@ def apply_action(
     `at`, if given, is the position the client means the action to take in the
     log: a client that lost its answer can send the same action again safely,
     since an action already stored there is answered, not applied twice.
+
+    `counted`: the play socket's own judgement (games.play_loop) already spent this action's
+    rate budget before it handed the action on here.
     """
     now = now or timezone.now()
     if not isinstance(token, str):
@@ -158,7 +162,8 @@ def apply_action(
     current = play.load(key, player)
     # Counted once the game is known to be the player's: another player's requests on its id
     # must not spend this game's budget.
-    _count_action(current)
+    if not counted:
+        count_action(current)
     played = _play(current, player=player, token=token, at=at, now=now)
     if played is None:
         # This process's copy may be behind the stored log (another worker moved the game on), or
@@ -185,7 +190,7 @@ def _play(current: LiveGame, *, player: Player, token: str, at: int | None, now:
         _answer_resend(session, token, at)
         return current
     try:
-        action = _judge(session, current.game, token, now)
+        action = judge(session, current.game, token, now)
     except ServiceError:
         play.keep(current)  # refused: nothing changed
         if not current.stored:
@@ -203,7 +208,7 @@ def _play(current: LiveGame, *, player: Player, token: str, at: int | None, now:
     return appended.live
 
 
-def _count_action(current: LiveGame) -> None:
+def count_action(current: LiveGame) -> None:
     try:
         ratelimit.hit_in_process(
             "actions",
@@ -250,7 +255,7 @@ def session_key(session_id: object) -> uuid.UUID:
         raise NotFound(gettext("No such game session.")) from None
 
 
-def _judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Action:
+def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Action:
     """The engine's verdict on `token` (the game changes only if it is legal)."""
     if session.finished:
         raise Conflict(gettext(GAME_OVER))

@@ -105,14 +105,22 @@ def judged_action(func: F) -> F:
         try:
             answer = func(*args, **kwargs)
         except Exception as error:
-            ACTIONS.labels(refusal_name(error)).inc()
+            action_judged(started, error)
             raise
-        finally:
-            ACTION_SECONDS.observe(time.perf_counter() - started)
-        _APPLIED.inc()
+        action_judged(started)
         return answer
 
     return counted  # type: ignore[return-value]
+
+
+def action_judged(started: float, error: BaseException | None = None) -> None:
+    """One action answered (applied, or refused with `error`) that was judged from `started` on
+    (time.perf_counter): apply_action's count, also the play socket's own (games.play_loop)."""
+    ACTION_SECONDS.observe(time.perf_counter() - started)
+    if error is not None:
+        ACTIONS.labels(refusal_name(error)).inc()
+    else:
+        _APPLIED.inc()
 
 
 def submission(func: F) -> F:

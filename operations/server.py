@@ -89,10 +89,21 @@ class GracefulServer(Server):
                 self.clean = False
                 log.warning("stopping with %d requests and %d sockets still open", requests, sockets)
             else:
+                await _close_loop_connections()
                 await asyncio.get_running_loop().run_in_executor(None, _close_database_connections)
                 log.info("drained: stopping")
         finally:
             self.stop()
+
+
+async def _close_loop_connections() -> None:
+    """The event loop's own connection (the play sockets' group commit, web/database/group_commit.py)."""
+    from web.database.group_commit import close_this_loops
+
+    try:
+        await close_this_loops()
+    except Exception:  # noqa: BLE001 - as below: the process ends either way
+        log.exception("could not close the event loop's database connection")
 
 
 def _close_database_connections() -> None:

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from games.models import Player
 from leaderboard.hub import close_hub
 from tests.conftest import make_player
+from web.database.group_commit import abandon_closed_loops, close_this_loops
 from web.sockets.consumer import release_database_threads
 
 
@@ -88,6 +89,7 @@ def _close_socket_thread_connections(django_db_setup: None) -> Iterator[None]:
     database is dropped."""
     yield
     release_database_threads()
+    abandon_closed_loops()
     for connection in connections.all():
         if getattr(connection, "pool", None) is not None:
             connection.close_pool()  # pooled connections would also keep the test database in use
@@ -100,6 +102,7 @@ async def socket_cleanup() -> AsyncIterator[None]:
     the channel layer, whose receive lock belongs to this test's event loop and would trip the next."""
     yield
     await close_hub()
+    await close_this_loops()
     await database_sync_to_async(connections.close_all)()
     await asyncio.to_thread(release_database_threads)
     channel_layers.backends.clear()

@@ -36,11 +36,13 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
 from django.db import router
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
@@ -50,6 +52,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
 from web.redis_clients import shared_client
+from web.sockets import sign_ins
 
 if TYPE_CHECKING:
     from games.models import Player  # what get_user_model() answers (AUTH_USER_MODEL)
@@ -121,6 +124,11 @@ class LocalCache:
             self.live = False
             self.generation += 1
             self.entries.clear()
+        self._tell_sockets(False)
+
+    def _tell_sockets(self, up: bool) -> None:
+        """The play sockets keep their sign-ins while the revocations of the configured Redis are heard."""
+        sign_ins.listening(self.url, up)
 
     def _listen(self) -> None:
         heard = True
@@ -142,8 +150,11 @@ class LocalCache:
                     elif message["type"] == "subscribe":
                         with self.lock:
                             self.live = heard = True
+                        self._tell_sockets(True)
                     elif message["type"] == "message":
-                        self.drop(str(message["data"]).split())
+                        names = str(message["data"]).split()
+                        self.drop(names)
+                        sign_ins.heard(names)
             except Exception as error:  # whatever it was: keep nothing until subscribed again
                 if heard:
                     log.warning("token cache: revocations not heard (%s), keeping no copies", error)
@@ -254,11 +265,13 @@ class CachedTokenAuthentication(TokenAuthentication):
         return player, token
 
 
-def forget(token_keys: list[str]) -> None:
+def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:
     """Tombstone these tokens' entries and have every process drop its copy: the next requests ask
-    PostgreSQL."""
+    PostgreSQL. The play sockets of `players` ask the database again on their next message."""
+    signed_out = [sign_ins.player_name(pk) for pk in players]
+    sign_ins.heard(signed_out)  # this process's sockets at once, before the change commits
     client = _redis()
-    if client is None or not token_keys:
+    if client is None or not (token_keys or signed_out):
         return
     names = [cache_key(key) for key in token_keys]
     local = local_cache()
@@ -268,20 +281,30 @@ def forget(token_keys: list[str]) -> None:
         pipe = client.pipeline(transaction=False)
         for name in names:
             pipe.set(name, _TOMBSTONE, ex=TOMBSTONE_SECONDS)
-        pipe.publish(channel(), " ".join(names))
+        pipe.publish(channel(), " ".join(names + signed_out))
         pipe.execute()
     except (redis.RedisError, OSError) as error:
         log.error("token cache not told of a change (%s): cached entries live out %s s", error, CACHE_SECONDS)
 
 
 def _token_deleted(sender: type[Token], instance: Token, **kwargs: Any) -> None:
-    forget([instance.key])
+    forget([instance.key], players=[instance.user_id])
 
 
 def _player_saved(sender: type[Player], instance: Player, created: bool, **kwargs: Any) -> None:
-    if created or not settings.REDIS_URL:
+    if created:
         return
-    forget(list(Token.objects.filter(user_id=instance.pk).values_list("key", flat=True)))
+    keys = list(Token.objects.filter(user_id=instance.pk).values_list("key", flat=True)) if settings.REDIS_URL else []
+    forget(keys, players=[instance.pk])
+
+
+def _player_deleted(sender: type[Player], instance: Player, **kwargs: Any) -> None:
+    forget([], players=[instance.pk])
+
+
+def _logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    if user is not None:
+        forget([], players=[user.pk])
 
 
 def connect_signals() -> None:
@@ -289,3 +312,6 @@ def connect_signals() -> None:
     with its post_delete."""
     post_delete.connect(_token_deleted, sender=Token, dispatch_uid="token_cache_token_deleted")
     post_save.connect(_player_saved, sender=Player, dispatch_uid="token_cache_player_saved")
+    # The play sockets keep their sign-in between messages (web/sockets/sign_ins.py): these end it.
+    post_delete.connect(_player_deleted, sender=Player, dispatch_uid="sign_ins_player_deleted")
+    user_logged_out.connect(_logged_out, dispatch_uid="sign_ins_logged_out")

@@ -1,2 +1,3 @@
 """WebSockets: the consumer every socket builds on (consumer), the handshake's origin check
-(origin) and token sign-in (auth), and the close codes (close_codes)."""
+(origin) and token sign-in (auth), a socket's sign-in kept between messages (sign_ins), and the
+close codes (close_codes)."""

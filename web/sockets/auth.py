@@ -2,11 +2,13 @@
 that a socket's player is still signed in.
 
 Runs inside AuthMiddlewareStack: a valid token replaces the session's user, and the socket keeps
-the key (`scope["auth_token"]`) so that each message can ask whether it still stands.
+the key (`scope["auth_token"]`) so that it can ask whether it still stands: once, and again only
+after a revocation named its player (web/sockets/sign_ins.py).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from importlib import import_module
 from typing import Any, cast
 
@@ -14,6 +16,9 @@ from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils import timezone
+
+SESSION_KEPT = dt.timedelta(seconds=60)
 
 
 def _token_authentication() -> Any:
@@ -61,31 +66,36 @@ class TokenAuthMiddleware(BaseMiddleware):
         return await super().__call__(scope, receive, send)
 
 
-def still_signed_in(scope: dict[str, Any]) -> bool:
-    """Whether the credentials a socket was opened with still stand: its token is not revoked or
-    expired, or its session not ended; and its player is still active. In a database thread; a
-    token's answer mostly comes from the token cache (games/players/token_auth.py), a session's costs two
-    small queries."""
+def signed_in_until(scope: dict[str, Any]) -> dt.datetime | None:
+    """Until when the credentials a socket was opened with stand, as far as is known now (None: they
+    do not): its token is not revoked or expired, or its session not ended; and its player is still
+    active. In a database thread; a token's answer mostly comes from the token cache
+    (games/players/token_auth.py), a session's costs two small queries. A socket keeps the answer
+    until a revocation names its player (web/sockets/sign_ins.py)."""
     from django.contrib.auth import SESSION_KEY, get_user_model
     from rest_framework.exceptions import AuthenticationFailed
 
     player_model = get_user_model()
     user = scope.get("user")
     if not isinstance(user, player_model):
-        return False
+        return None
     key = scope.get("auth_token")
     if key is not None:
         try:
-            _token_authentication().authenticate_credentials(key)
+            _, token = _token_authentication().authenticate_credentials(key)
         except AuthenticationFailed:
-            return False
-        return True
+            return None
+        created: dt.datetime = token.created
+        return created + dt.timedelta(seconds=settings.TOKEN_SECONDS)
     session = scope.get("session")
     session_key = getattr(session, "session_key", None)
     if session is None or session_key is None:
-        return False
+        return None
     store = import_module(settings.SESSION_ENGINE).SessionStore
     stored = store(session_key=session_key).load()  # {} once logged out (flushed) or expired
     if stored.get(SESSION_KEY) != str(user.pk):
-        return False
-    return player_model._default_manager.filter(pk=user.pk, is_active=True).exists()
+        return None
+    if not player_model._default_manager.filter(pk=user.pk, is_active=True).exists():
+        return None
+    # A session's end is its stored expiry, which the store does not hand out: ask again a minute on.
+    return timezone.now() + SESSION_KEPT

@@ -1,0 +1,128 @@
+"""The play socket's common action, judged and stored on the event loop: no trip to a database thread.
+
+An ordinary legal action on a game in this process's live cache (games.live) is judged here by
+the same judge as `services.apply_action` (`services.judge`, the same rate limit and log cap) and
+appended with the same conditional statement (games.play_repository), committed in a group with
+the other sockets' appends of this loop (web.database.group_commit). The answer leaves only once
+that commit succeeded. Everything else is handed to apply_action on a database thread, which
+judges it on the stored state: a cache miss, another player's id, a resend (`at` not the next
+position), a game over or not yet started, a refusal on the cached copy (which may be behind
+what another worker stored), the winning action (stored with its verification in one
+transaction), an append that found the log moved on, and SQLite.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+import time
+import uuid
+from typing import Any
+
+import psycopg
+from django.db import connections
+from django.utils.translation import gettext
+
+from games import live, room_progress, selectors, services
+from games import play_repository as play
+from games.models import Player
+from operations import metrics
+from web.database import group_commit
+from web.errors import ServiceError, Unavailable
+from web.sockets.consumer import in_database_thread
+from web.views import UNAVAILABLE
+
+log = logging.getLogger(__name__)
+
+# libpq parameters of the Django connection that the loop's own connection takes too.
+_LIBPQ_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Handoff:
+    """The action goes to apply_action on a database thread. `counted`: its rate budget is spent."""
+
+    counted: bool
+
+
+async def act(
+    *, player: Player, session_id: str, message: dict[str, Any], now: dt.datetime
+) -> dict[str, Any] | Handoff:
+    """The session document once `message`'s action is committed, a refusal raised, or a Handoff."""
+    token, at = message.get("action"), message.get("at")
+    if connections["default"].vendor != "postgresql" or not isinstance(token, str):
+        return Handoff(counted=False)
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int)):
+        return Handoff(counted=False)
+    try:
+        key = uuid.UUID(session_id)
+    except ValueError:
+        return Handoff(counted=False)
+    current = live.take(key)
+    if current is None:
+        return Handoff(counted=False)
+    session = current.session
+    if (
+        session.player_id != player.pk
+        or (at is not None and at != session.action_count + 1)
+        or session.finished
+        or session.daily_over(now)  # its closing writes: the thread path's
+        or now < session.started_at
+    ):
+        play.keep(current)
+        return Handoff(counted=False)
+    started = time.perf_counter()
+    try:
+        services.count_action(current)  # hands the game back to the cache when it refuses
+    except ServiceError as error:
+        metrics.action_judged(started, error)
+        raise
+    try:
+        action = services.judge(session, current.game, token, now)
+    except ServiceError:
+        play.keep(current)  # refused on a copy that may be behind: the stored state decides
+        return Handoff(counted=True)
+    if current.game.won:
+        return Handoff(counted=True)  # this copy has the action applied: dropped, the stored log replays
+    after, values = play.next_row(current, action)
+    try:
+        row = await group_commit.for_this_loop(connect).fetchone(play.APPEND, values)
+    except psycopg.Error as error:
+        # The entry stays out of the cache: whether a broken commit happened, the stored log says.
+        log.warning("append of session %s failed: %s", session.id, error)
+        refusal = Unavailable(gettext(UNAVAILABLE))
+        metrics.action_judged(started, refusal)
+        raise refusal from None
+    stored = play.appended(after, current.game, None if row is None else bool(row[0]))
+    if isinstance(stored, play.LogMovedOn):
+        return Handoff(counted=True)  # nothing written; the copy was behind
+    room_id = stored.live.session.room_id
+    if room_id is not None:  # committed: the room hears of it now (its push reads the database)
+        await in_database_thread(room_progress.pushes.changed)(room_id)
+    metrics.action_judged(started)
+    return selectors.session_document(stored.live.session, stored.live.game, now=now)
+
+
+async def connect() -> psycopg.AsyncConnection[Any]:
+    """This loop's own connection to the database Django uses (autocommit: each batch is a
+    transaction of its own)."""
+    given = connections["default"].settings_dict
+    params: dict[str, Any] = {
+        "dbname": given["NAME"],
+        "user": given.get("USER") or None,
+        "password": given.get("PASSWORD") or None,
+        "host": given.get("HOST") or None,
+        "port": given.get("PORT") or None,
+        "connect_timeout": 3,
+    }
+    options = given.get("OPTIONS") or {}
+    params.update({name: options[name] for name in _LIBPQ_OPTIONS if name in options})
+    return await psycopg.AsyncConnection.connect(
+        autocommit=True, **{name: value for name, value in params.items() if value is not None}
+    )
+
+
+async def close() -> None:
+    """Close this loop's connection (the server at shutdown, a test after it ran)."""
+    await group_commit.close_this_loops()

@@ -1,0 +1,182 @@
+"""Group commit on an event loop: writes that arrive while a commit is under way share the next
+statement, its transaction and its one commit (one WAL flush, one round trip), on one connection
+of that loop's own.
+
+A `Statement` says how one write is made alone and how many are made at once (arrays unnested
+in one statement); each write is answered only once the commit that holds it succeeded. A batch
+that fails is rolled back and its writes run again one statement each, so that the error reaches
+only the writes it belongs to. A broken connection fails its batch (whether that commit happened
+is then unknown to us: the callers answer as for a database that is away) and is replaced on the
+next batch. PostgreSQL only; durability as for any commit (synchronous_commit on). Not psycopg's
+pipeline mode: its async wait polls for a writable socket while the answer is awaited, which cost a
+quarter of a worker's CPU under load (bench/README.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import psycopg
+
+log = logging.getLogger(__name__)
+
+Row = tuple[Any, ...]
+Params = Mapping[str, Any]
+Connect = Callable[[], Awaitable[psycopg.AsyncConnection[Any]]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    """A write, alone (`one`: its first row answers it) or many at once (`many`, run with
+    `gather(writes)`: each row starts with the `key` of the write it answers, then that write's row)."""
+
+    one: str
+    many: str
+    gather: Callable[[list[Params]], Params]
+    key: Callable[[Params], Any]
+
+
+_Write = tuple[Statement, Params, "asyncio.Future[Row | None]"]
+
+
+class GroupCommit:
+    """The writes of one event loop, committed in groups on its one connection."""
+
+    def __init__(self, connect: Connect) -> None:
+        self._connect = connect
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._queue: list[_Write] = []
+        self._committing: asyncio.Task[None] | None = None
+
+    async def fetchone(self, statement: Statement, params: Params) -> Row | None:
+        """The row that answers this write (None if none), once it is committed; psycopg.Error if not."""
+        future: asyncio.Future[Row | None] = asyncio.get_running_loop().create_future()
+        self._queue.append((statement, params, future))
+        if self._committing is None:
+            self._committing = asyncio.get_running_loop().create_task(self._commit_queued())
+        # Shielded: a socket that goes away while its write commits must not cancel the others'.
+        return await asyncio.shield(future)
+
+    async def _commit_queued(self) -> None:
+        try:
+            while self._queue:
+                await asyncio.sleep(0)  # the writes queued in this turn of the loop join the batch
+                batch, self._queue = self._queue, []
+                await self._commit(batch)
+        finally:
+            self._committing = None
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        try:
+            rows = await self._in_one_transaction(batch)
+        except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+            await self._drop_connection()
+            self._fail(batch, error)
+            return
+        except psycopg.Error as error:  # rolled back: the connection is fine
+            if len(batch) == 1:
+                self._fail(batch, error)
+                return
+            log.warning("group commit of %s writes failed (%s): each again alone", len(batch), error)
+            for write in batch:
+                await self._commit([write])
+            return
+        except BaseException:  # cancelled at shutdown, or a bug: no write is left waiting
+            for _, _, future in batch:
+                future.cancel()
+            await self._drop_connection()
+            raise
+        for (_, _, future), row in zip(batch, rows, strict=True):
+            if not future.done():
+                future.set_result(row)
+
+    async def _in_one_transaction(self, batch: list[_Write]) -> list[Row | None]:
+        connection = await self._connection_now()
+        groups: dict[Statement, list[Params]] = {}
+        for statement, params, _ in batch:
+            groups.setdefault(statement, []).append(params)
+        if len(groups) == 1:  # the common case: one statement, its own transaction (autocommit)
+            ((statement, writes),) = groups.items()
+            answers = await self._run(connection, statement, writes)
+        else:
+            async with connection.transaction():
+                answers = {}
+                for statement, writes in groups.items():
+                    answers.update(await self._run(connection, statement, writes))
+        return [answers.get((statement, id(params))) for statement, params, _ in batch]
+
+    @staticmethod
+    async def _run(
+        connection: psycopg.AsyncConnection[Any], statement: Statement, writes: list[Params]
+    ) -> dict[tuple[Statement, int], Row]:
+        async with connection.cursor() as cursor:
+            if len(writes) == 1:
+                await cursor.execute(statement.one, writes[0], prepare=True)
+                row = await cursor.fetchone()
+                return {} if row is None else {(statement, id(writes[0])): tuple(row)}
+            await cursor.execute(statement.many, statement.gather(writes), prepare=True)
+            by_key = {row[0]: tuple(row[1:]) for row in await cursor.fetchall()}
+        return {(statement, id(params)): by_key[key] for params in writes if (key := statement.key(params)) in by_key}
+
+    async def _connection_now(self) -> psycopg.AsyncConnection[Any]:
+        connection = self._connection
+        if connection is None or connection.closed or connection.broken:
+            connection = self._connection = await self._connect()
+        return connection
+
+    async def _drop_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
+
+    @staticmethod
+    def _fail(batch: list[_Write], error: BaseException) -> None:
+        for _, _, future in batch:
+            if not future.done():
+                future.set_exception(error)
+
+    async def close(self) -> None:
+        await self._drop_connection()
+
+    def abandon(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            connection.pgconn.finish()
+
+
+# Held strongly: a loop that closed without `close_this_loops` keeps its entry until the next loop's
+# first write (or a test session's end) hangs its connection up, so none is left to the collector.
+_per_loop: dict[asyncio.AbstractEventLoop, GroupCommit] = {}
+
+
+def for_this_loop(connect: Connect) -> GroupCommit:
+    """The running loop's group commit (each loop has its own connection: a test makes a loop per
+    test, the server one per process)."""
+    loop = asyncio.get_running_loop()
+    found = _per_loop.get(loop)
+    if found is None:
+        abandon_closed_loops()
+        found = _per_loop[loop] = GroupCommit(connect)
+    return found
+
+
+def abandon_closed_loops() -> None:
+    """Hang up the connections of loops that closed without `close_this_loops` (they can no longer
+    run its coroutine): libpq's own close, no round trip."""
+    for loop, left in list(_per_loop.items()):
+        if loop.is_closed():
+            del _per_loop[loop]
+            left.abandon()
+
+
+async def close_this_loops() -> None:
+    """Close the running loop's connection (at shutdown, and after a test)."""
+    found = _per_loop.pop(asyncio.get_running_loop(), None)
+    if found is not None:
+        await found.close()

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.engine import (  # noqa: E402
     ALL_VARIANTS,
     Action,
-    Deal,
+    DealRow,
     FromFoundation,
     Game,
     GameCode,
@@ -43,7 +43,7 @@ def weight(game: Game, action: Action) -> float:
     """How much random play prefers ``action``: progress over shuffling cards around."""
     if isinstance(action, Undo):
         return 0.08
-    if isinstance(action, Deal):
+    if isinstance(action, DealRow):
         return 0.4
     if isinstance(action, ToFoundation):
         return 25.0

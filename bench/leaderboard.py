@@ -47,8 +47,9 @@ def bulk_load(stack: Stack, entries: int) -> tuple[str, int, str]:
     board = f"code:{code}"
     now = dt.datetime(2026, 11, 30, tzinfo=dt.UTC)
     with psycopg.connect(stack.env["DATABASE_URL"]) as conn:
-        deal_id = conn.execute(
-            "INSERT INTO games_deal (code, game, variant, created_at) VALUES (%s, 'SP', 'SP1-S4C', %s) RETURNING id",
+        stored_code_id = conn.execute(
+            "INSERT INTO games_storedcode (code, game, variant, created_at)"
+            " VALUES (%s, 'SP', 'SP1-S4C', %s) RETURNING id",
             (code, now),
         ).fetchone()[0]
         first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM leaderboard_player").fetchone()[0]
@@ -62,15 +63,15 @@ def bulk_load(stack: Stack, entries: int) -> tuple[str, int, str]:
                     buf.write(f"{first + i}\t!\tf\tlb{i}\t\t\t\tf\tt\t{now.isoformat()}\tf\n")
                 copy.write(buf.getvalue())
         with conn.cursor().copy(
-            "COPY leaderboard_result (id, player_id, deal_id, source, board, score, moves, won, sequences, elapsed_ms,"
-            " actions, log, finished_at, verified_at) FROM STDIN"
+            "COPY leaderboard_result (id, player_id, stored_code_id, source, board, score, moves, won, sequences,"
+            " elapsed_ms, actions, log, finished_at, verified_at) FROM STDIN"
         ) as copy:
             for chunk in _chunks(entries):
                 buf = io.StringIO()
                 for i in chunk:
                     score, moves, seq = _numbers(i)
                     buf.write(
-                        f"{i + 1}\t{first + i}\t{deal_id}\tsubmission\t{board}\t{score}\t{moves}\tf\t{seq}\t\\N"
+                        f"{i + 1}\t{first + i}\t{stored_code_id}\tsubmission\t{board}\t{score}\t{moves}\tf\t{seq}\t\\N"
                         f"\t{moves}\t\t{now.isoformat()}\t{now.isoformat()}\n"
                     )
                 copy.write(buf.getvalue())

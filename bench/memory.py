@@ -34,7 +34,7 @@ def make_sessions(players: list[tuple[int, str]], count: int, actions: int) -> l
     """(session id, token) for `count` sessions, each with `actions` legal actions in its log."""
     from django.utils import timezone
 
-    from games.deals import deal_for
+    from games.codes import stored_code_for
     from games.engine import Game, GameCode
     from games.models import GameAction, GameSession
 
@@ -43,7 +43,7 @@ def make_sessions(players: list[tuple[int, str]], count: int, actions: int) -> l
     logs = []
     for k in range(100):
         code = GameCode.from_variant(VARIANTS[k % len(VARIANTS)], 7919 * (k + 1))
-        deals.append(deal_for(code))
+        deals.append(stored_code_for(code))
         logs.append(legal_log(code, actions, seed=k))
     sessions = []
     for n in range(count):
@@ -53,7 +53,7 @@ def make_sessions(players: list[tuple[int, str]], count: int, actions: int) -> l
         sessions.append(
             GameSession(
                 player_id=players[n % len(players)][0],
-                deal=deals[k],
+                stored_code=deals[k],
                 ranked=True,
                 board=f"code:{deals[k].code}",
                 started_at=now,
@@ -79,7 +79,7 @@ def live_cache_bytes(ids: list[str]) -> tuple[int, float]:
     from games import live
     from games.models import GameSession
 
-    sessions = list(GameSession.objects.select_related("deal").filter(id__in=ids))
+    sessions = list(GameSession.objects.select_related("stored_code").filter(id__in=ids))
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]

@@ -45,7 +45,7 @@ def start_sessions(player_ids: list[int], per_player: int) -> list[list[tuple[st
         for k in range(per_player):
             variant = VARIANTS[(n + k) % len(VARIANTS)]
             session, _ = services.start_session(player=players[pk], variant=variant)
-            mine.append((str(session.id), session.deal.code))
+            mine.append((str(session.id), session.stored_code.code))
         made.append(mine)
     return made
 

@@ -4,13 +4,13 @@ from django.contrib.auth.admin import UserAdmin
 from games.models import (
     Daily,
     DailyCandidate,
-    Deal,
     GameAction,
     GameSession,
     Player,
     Result,
     Room,
     RoomMember,
+    StoredCode,
     Submission,
 )
 
@@ -25,13 +25,13 @@ class PlayerAdmin(UserAdmin):
 
 @admin.register(Result)
 class ResultAdmin(admin.ModelAdmin):
-    list_display = ("id", "player", "deal", "board", "score", "moves", "won", "elapsed_ms", "verified_at")
+    list_display = ("id", "player", "stored_code", "board", "score", "moves", "won", "elapsed_ms", "verified_at")
     list_filter = ("won", "source")
-    search_fields = ("player__username", "deal__code", "board")
-    raw_id_fields = ("player", "deal", "daily", "session")
+    search_fields = ("player__username", "stored_code__code", "board")
+    raw_id_fields = ("player", "stored_code", "daily", "session")
 
 
-@admin.register(Deal)
+@admin.register(StoredCode)
 class DealAdmin(admin.ModelAdmin):
     list_display = ("code", "game", "variant", "created_at")
     search_fields = ("code",)
@@ -40,10 +40,10 @@ class DealAdmin(admin.ModelAdmin):
 
 @admin.register(Daily)
 class DailyAdmin(admin.ModelAdmin):
-    list_display = ("date", "variant", "deal", "certified", "candidate", "par")
+    list_display = ("date", "variant", "stored_code", "certified", "candidate", "par")
     list_filter = ("variant", "certified")
     date_hierarchy = "date"
-    raw_id_fields = ("deal",)
+    raw_id_fields = ("stored_code",)
 
 
 @admin.register(DailyCandidate)
@@ -73,7 +73,7 @@ class GameSessionAdmin(admin.ModelAdmin):
     list_display = (
         "id",
         "player",
-        "deal",
+        "stored_code",
         "ranked",
         "board",
         "action_count",
@@ -83,8 +83,8 @@ class GameSessionAdmin(admin.ModelAdmin):
         "finished_at",
     )
     list_filter = ("ranked", "won")
-    search_fields = ("player__username", "deal__code")
-    raw_id_fields = ("player", "deal", "daily")
+    search_fields = ("player__username", "stored_code__code")
+    raw_id_fields = ("player", "stored_code", "daily")
     inlines = [GameActionInline]
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext, gettext_noop
 from games import live, play_loop, selectors, services, session_delta, why
 from games.models import Player
 from games.players import token_auth
+from games.players.signed_in import signed_in_player
 from web.errors import NotAuthenticated, ServiceError, Unavailable
 from web.sockets.auth import signed_in_until
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
@@ -78,9 +79,9 @@ class PlayConsumer(JsonConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        user = self.scope.get("user")
+        user = signed_in_player(self.scope.get("user"))
         self.session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
-        if not isinstance(user, Player) or not user.is_authenticated:
+        if user is None:
             await self.send_refusal(
                 NotAuthenticated(gettext("Sign in or start a guest game first: this needs a player."))
             )

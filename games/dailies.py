@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from games.deals import deal_for
+from games.codes import stored_code_for
 from games.engine import DAILY_VARIANTS, LONG_DEAL_NUMBERS, GameCode
 from games.models import Daily, DailyCandidate
 from web.errors import NotFound, Unprocessable
@@ -58,7 +58,7 @@ def daily_for(date: dt.date, variant: str, *, now: dt.datetime) -> Daily:
             % {"date": settings.DAILIES_START.isoformat()}
         )
     check_daily_variant(variant)
-    daily = Daily.objects.select_related("deal").filter(date=date, variant=variant).first()
+    daily = Daily.objects.select_related("stored_code").filter(date=date, variant=variant).first()
     if daily is not None:
         return daily
     tried = list(DailyCandidate.objects.filter(date=date, variant=variant).order_by("k"))
@@ -82,7 +82,7 @@ def store_daily(date: dt.date, variant: str, candidate: DailyCandidate | None, *
     """Store the daily as `candidate` (None: candidate 0, not tried); a daily stored first stands."""
     code = GameCode.parse(candidate.code) if candidate is not None else candidate_code(date, variant, 0)
     fields = {
-        "deal": deal_for(code),
+        "stored_code": stored_code_for(code),
         "certified": certified,
         "candidate": candidate.k if candidate is not None else 0,
         "par": candidate.par if certified and candidate is not None else None,
@@ -92,7 +92,7 @@ def store_daily(date: dt.date, variant: str, candidate: DailyCandidate | None, *
         with transaction.atomic():
             return Daily.objects.create(date=date, variant=variant, **fields)
     except IntegrityError:  # another request or the preparer stored it first: theirs stands
-        return Daily.objects.select_related("deal").get(date=date, variant=variant)
+        return Daily.objects.select_related("stored_code").get(date=date, variant=variant)
 
 
 def dailies_for(date: dt.date, *, now: dt.datetime) -> list[Daily]:

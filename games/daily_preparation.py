@@ -60,7 +60,7 @@ def prepare_daily(date: dt.date, variant: str, should_stop: Callable[[], bool] =
     tried = {c.k: c for c in DailyCandidate.objects.filter(date=date, variant=variant, k__lt=cap)}
     last: DailyCandidate | None = None
     for k in range(cap):
-        existing = Daily.objects.select_related("deal").filter(date=date, variant=variant).first()
+        existing = Daily.objects.select_related("stored_code").filter(date=date, variant=variant).first()
         if existing is not None:  # stored earlier, or by a request that could not wait: it stands
             return existing
         candidate = tried.get(k)

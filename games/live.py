@@ -59,8 +59,8 @@ class LiveSession:
         return cls(
             id=session.id,
             player_id=session.player_id,
-            code=session.deal.code,
-            variant=session.deal.variant,
+            code=session.stored_code.code,
+            variant=session.stored_code.variant,
             daily_date=daily.date if daily is not None else None,
             daily_publishes_at=daily.publishes_at if daily is not None else None,
             ranked=session.ranked,
@@ -135,7 +135,7 @@ def stored_tokens(session: GameSession) -> list[str]:
 
 
 def rebuild(session: GameSession) -> Game:
-    game = Game.from_code(session.deal.code)
+    game = Game.from_code(session.stored_code.code)
     refusal = game.run(stored_tokens(session))
     if refusal is not None:  # a stored log is always legal; anything else is corruption
         index, token, error = refusal

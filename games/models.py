@@ -60,7 +60,7 @@ class Player(AbstractUser):
         return self.display_name if not self.is_guest else f"{self.username}"
 
 
-class Deal(models.Model):
+class StoredCode(models.Model):
     """A game code ever played or handed out; boards per code hang off it."""
 
     code = models.CharField(max_length=32, unique=True)  # a long code has 28 characters
@@ -77,7 +77,7 @@ class Daily(models.Model):
 
     date = models.DateField()
     variant = models.CharField(max_length=16)
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="dailies")
+    stored_code = models.ForeignKey(StoredCode, on_delete=models.PROTECT, related_name="dailies")
     created_at = models.DateTimeField(auto_now_add=True)
     # Won by the solver within its budget before anyone got it (docs/dailies.md); public at once.
     certified = models.BooleanField(default=False, db_default=False)
@@ -145,7 +145,7 @@ class GameSession(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sessions")
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="sessions")
+    stored_code = models.ForeignKey(StoredCode, on_delete=models.PROTECT, related_name="sessions")
     daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions")
     ranked = models.BooleanField(default=False)
     board = models.CharField(max_length=64, null=True, blank=True)
@@ -181,7 +181,7 @@ class GameSession(models.Model):
         return self.finished_at is not None
 
     def __str__(self) -> str:
-        return f"{self.id} {self.deal_id}"
+        return f"{self.id} {self.stored_code_id}"
 
 
 class GameAction(models.Model):
@@ -207,7 +207,7 @@ class Result(models.Model):
         SUBMISSION = "submission", "batch submission"
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="results")
+    stored_code = models.ForeignKey(StoredCode, on_delete=models.PROTECT, related_name="results")
     daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT, related_name="results")
     session = models.OneToOneField(
         GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="result"
@@ -234,11 +234,11 @@ class Result(models.Model):
         indexes = [
             models.Index(fields=["player", "-finished_at"], name="result_player_recent"),
             models.Index(fields=["board"], name="result_board"),
-            models.Index(fields=["deal"], name="result_deal"),
+            models.Index(fields=["stored_code"], name="result_stored_code"),
         ]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.deal_id} {self.score}"
+        return f"#{self.pk} {self.stored_code_id} {self.score}"
 
 
 class Submission(models.Model):

@@ -37,7 +37,7 @@ def replay_document(*, result_id: object, step: object, now: dt.datetime) -> dic
         raise NotFound(gettext("This daily's replays open when the day is over."))
     if result.session is not None and result.session.code_secret:
         raise NotFound(gettext("This race's replays open when the race is over."))
-    return {"result": result_document(result, now=now), **_stepped(result.deal.code, result.log, step)}
+    return {"result": result_document(result, now=now), **_stepped(result.stored_code.code, result.log, step)}
 
 
 def par_line_document(*, board_id: object, step: object, now: dt.datetime) -> dict[str, Any]:
@@ -47,8 +47,8 @@ def par_line_document(*, board_id: object, step: object, now: dt.datetime) -> di
         raise NotFound(gettext("This daily has no solver's line: it is not certified winnable."))
     about = {"board": board.id, "date": daily.date.isoformat(), "variant": daily.variant}
     return {
-        "daily": {**about, "code": daily.deal.code, "par": daily.par},
-        **_stepped(daily.deal.code, daily.par_line, step),
+        "daily": {**about, "code": daily.stored_code.code, "par": daily.par},
+        **_stepped(daily.stored_code.code, daily.par_line, step),
     }
 
 
@@ -72,7 +72,9 @@ def _result(result_id: object) -> Result:
     text = str(result_id)
     key = int(text) if text.isascii() and text.isdigit() and len(text) < 19 else 0
     result = (
-        Result.objects.select_related("deal", "daily", "player", "session").filter(pk=key).first() if key > 0 else None
+        Result.objects.select_related("stored_code", "daily", "player", "session").filter(pk=key).first()
+        if key > 0
+        else None
     )
     if result is None:
         raise NotFound(gettext("No such result."))

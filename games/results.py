@@ -13,9 +13,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import verified
-from games.deals import deal_statement, stored_deal
+from games.codes import stored_code_row, stored_code_statement
 from games.engine import GameCode
-from games.models import Daily, Deal, GameSession, Player, Result
+from games.models import Daily, GameSession, Player, Result, StoredCode
 from games.ranking import RESULT_ID_WIDTH
 from games.verification import Outcome
 from web.database.prepared import Row, fetch_each
@@ -27,12 +27,13 @@ _INSERT = (
     f"INSERT INTO {Result._meta.db_table} ({', '.join(f.column for f in _FIELDS)})"
     f" VALUES ({', '.join('%s' for _ in _FIELDS)}) RETURNING id"
 )
-# The same for a deal made (or found) by the statement before it in the same round trip: its id is
+# The same for a stored code made (or found) by the statement before it in the same round trip: its id is
 # read by its code.
 _INSERT_ON_CODE = (
     f"INSERT INTO {Result._meta.db_table} ({', '.join(f.column for f in _FIELDS)}) SELECT "
     + ", ".join(
-        f"(SELECT id FROM {Deal._meta.db_table} WHERE code = %s)" if f.name == "deal" else "%s" for f in _FIELDS
+        f"(SELECT id FROM {StoredCode._meta.db_table} WHERE code = %s)" if f.name == "stored_code" else "%s"
+        for f in _FIELDS
     )
     + " RETURNING id"
 )
@@ -55,7 +56,7 @@ def store_verified(
     *,
     player: Player,
     outcome: Outcome,
-    deal: Deal | GameCode,
+    stored_code: StoredCode | GameCode,
     board: str | None,
     finished_at: dt.datetime,
     daily: Daily | None = None,
@@ -66,14 +67,18 @@ def store_verified(
 
     Joins the caller's transaction if there is one (a session's finish holds its row lock). A
     secret race's result is announced held back: it ranks when the race ends (games.rooms). Given a
-    code rather than its Deal (a submission's), the deal is made on first use with the result, in
+    code rather than its StoredCode (a submission's), the code's row is made on first use with the result, in
     the same round trip.
     """
-    code = deal if isinstance(deal, GameCode) else None
-    stored = Deal(code=str(deal), game=deal.game, variant=deal.variant) if isinstance(deal, GameCode) else deal
+    code = stored_code if isinstance(stored_code, GameCode) else None
+    stored = (
+        StoredCode(code=str(stored_code), game=stored_code.game, variant=stored_code.variant)
+        if isinstance(stored_code, GameCode)
+        else stored_code
+    )
     result = Result(
         player=player,
-        deal=stored,
+        stored_code=stored,
         daily=daily,
         session=session,
         source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
@@ -100,16 +105,16 @@ def store_verified(
 
 
 def _insert(result: Result, *, code: GameCode | None, then: list[verified.Statement]) -> list[Row | None]:
-    """Store the new `result` (and, given its code, its deal) and give it its id, as
+    """Store the new `result` (and, given its code, its stored code) and give it its id, as
     save(force_insert=True) would, with the statements `then` in the same round trip: their rows."""
     values = [f.get_db_prep_save(f.pre_save(result, add=True), connection) for f in _FIELDS]
     if code is None:
         inserted, *rows = fetch_each([(_INSERT, values), *then])
     else:
-        values[[f.name for f in _FIELDS].index("deal")] = str(code)
-        deal_row, inserted, *rows = fetch_each([deal_statement(code), (_INSERT_ON_CODE, values), *then])
-        assert deal_row is not None  # an upsert always gives its row
-        result.deal = stored_deal(code, deal_row[0])
+        values[[f.name for f in _FIELDS].index("stored_code")] = str(code)
+        stored_row, inserted, *rows = fetch_each([stored_code_statement(code), (_INSERT_ON_CODE, values), *then])
+        assert stored_row is not None  # an upsert always gives its row
+        result.stored_code = stored_code_row(code, stored_row[0])
     assert inserted is not None  # an INSERT ... RETURNING gives its row
     result.pk = inserted[0]
     result._state.adding = False

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import groups, room_progress, secret_codes, verified
-from games.deals import fresh_code, parse_code, parse_variant_or_refuse
+from games.codes import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession, Player, Result, Room, RoomMember
 from games.ranking import RankKey
 from games.variants import goal_of
@@ -147,7 +147,9 @@ def _finish(room: Room, now: dt.datetime) -> None:
     # The update waits for a member's finish still in flight, so the read below sees its result.
     revealed = GameSession.objects.filter(room_member__room=room, code_secret=True).update(code_secret=False)
     if revealed:
-        ranked = Result.objects.filter(session__room_member__room=room).select_related("player", "deal", "session")
+        ranked = Result.objects.filter(session__room_member__room=room).select_related(
+            "player", "stored_code", "session"
+        )
         for result in ranked.order_by("pk"):
             assert result.session is not None
             result.session.code_secret = False

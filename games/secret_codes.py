@@ -14,7 +14,7 @@ from django.db import connection
 from django.utils.translation import gettext, gettext_noop
 
 from games.engine import GameCode
-from games.models import Daily, Deal, Room
+from games.models import Daily, Room, StoredCode
 from web.database.prepared import fetchone_prepared
 from web.errors import Unprocessable
 
@@ -23,9 +23,9 @@ CANNOT_BE_PLAYED = gettext_noop("This game code cannot be played now.")
 # A daily is published at 01:00 UTC the day after its date (games.models.Daily.publishes_at), so
 # it is still secret while its date is later than the date 25 hours ago.
 _UNTIL_PUBLISHED = dt.timedelta(days=1, hours=1)
-_D, _G, _R = Daily._meta.db_table, Deal._meta.db_table, Room._meta.db_table
+_D, _G, _R = Daily._meta.db_table, StoredCode._meta.db_table, Room._meta.db_table
 _SECRET = (
-    f"SELECT EXISTS (SELECT 1 FROM {_D} d JOIN {_G} g ON g.id = d.deal_id WHERE g.code = %(code)s"
+    f"SELECT EXISTS (SELECT 1 FROM {_D} d JOIN {_G} g ON g.id = d.stored_code_id WHERE g.code = %(code)s"
     f" AND d.date > %(published_before)s)"
     f" OR EXISTS (SELECT 1 FROM {_R} r WHERE r.code = %(code)s AND r.code_secret AND r.state <> %(finished)s)"
 )

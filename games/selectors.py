@@ -28,7 +28,7 @@ def session_for(*, player: Player, session_id: object, lock: bool = False) -> Ga
         key = uuid.UUID(str(session_id))
     except ValueError:
         raise NotFound(gettext("No such game session.")) from None
-    query = GameSession.objects.select_related("deal", "daily")
+    query = GameSession.objects.select_related("stored_code", "daily")
     if lock:
         query = query.select_for_update(of=("self",))
     try:
@@ -58,7 +58,7 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "id": result.pk,
         "board": shown_board(result.board, secret=secret),
-        "code": None if secret else result.deal.code,
+        "code": None if secret else result.stored_code.code,
         "player": result.player.display_name,
         "score": result.score,
         "moves": result.moves,
@@ -68,7 +68,7 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
         "undos": result.undos,
         "verified_at": result.verified_at.isoformat(),
     }
-    if result.deal.game == "RU":
+    if result.stored_code.game == "RU":
         doc["cards_home"] = result.cards_home
     else:
         doc["sequences"] = result.sequences
@@ -106,7 +106,7 @@ def table_counts(game: Game) -> dict[str, int | str]:
     return {
         "columns": game.layout.columns,
         "deals": game.layout.deals,
-        "deals_left": game.deals_left,
+        "deals_left": game.rows_left,
         "sequences": game.layout.sequences,
         "foundations": 4 if game.has_foundations else 0,
         "home_move_cards": game.home_move_cards,
@@ -162,7 +162,9 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
 
 def _result_of(session_id: uuid.UUID) -> Result | None:
     """A finished session's verified result (with what its document reads)."""
-    return Result.objects.select_related("player", "deal", "daily", "session").filter(session_id=session_id).first()
+    return (
+        Result.objects.select_related("player", "stored_code", "daily", "session").filter(session_id=session_id).first()
+    )
 
 
 def _ranked_result_document(result: Result, *, secret: bool, now: dt.datetime) -> dict[str, Any]:
@@ -197,7 +199,7 @@ def daily_overview(*, player: Player | None, dailies: list[Daily], now: dt.datet
                 "played": bool(session and session.ranked),
                 "finished": bool(session and session.ranked and session.finished),
                 "session": str(session.id) if session else None,
-                "code": daily.deal.code if is_published(daily, now) else None,
+                "code": daily.stored_code.code if is_published(daily, now) else None,
                 "certified": daily.certified,
                 "par": daily.par if is_published(daily, now) else None,
             }

@@ -22,7 +22,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games import dailies, live, refusals, room_progress, rooms, secret_codes
 from games import play_repository as play
-from games.deals import deal_for, fresh_code, parse_code, parse_variant_or_refuse
+from games.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
 from games.live import LiveGame, LiveSession, progress_of
 from games.models import GameAction, GameSession, Player, Result, Submission
@@ -79,7 +79,7 @@ def start_session(
     game = Game.from_code(game_code)
     session = GameSession.objects.create(
         player=player,
-        deal=deal_for(game_code),
+        stored_code=stored_code_for(game_code),
         ranked=not player.is_guest,
         board=None if player.is_guest else f"code:{game_code}",
         code_secret=code_secret,
@@ -103,10 +103,10 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
     ranked = mine[0] if mine and mine[0].ranked else None
     if ranked is not None and not ranked.finished:
         return ranked, False
-    game = Game.from_code(the_daily.deal.code)
+    game = Game.from_code(the_daily.stored_code.code)
     fields: dict[str, Any] = {
         "player": player,
-        "deal": the_daily.deal,
+        "stored_code": the_daily.stored_code,
         "daily": the_daily,
         "started_at": now,
         "score": game.score,
@@ -335,7 +335,7 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
     session.save(update_fields=["action_count", "score", "moves", "progress", "won", "undos", "finished_at"])
     tokens = live.stored_tokens(session)
     try:
-        outcome = verify(session.deal.code, tokens)
+        outcome = verify(session.stored_code.code, tokens)
     except Refused as refused:  # the stored log was applied action by action: this is a bug
         log.error("stored log of %s does not verify: %s", session.id, refused)
         raise
@@ -345,7 +345,7 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
     result = store_verified(
         player=session.player,
         outcome=outcome,
-        deal=session.deal,
+        stored_code=session.stored_code,
         daily=session.daily,
         board=session.board,
         session=session,
@@ -375,7 +375,7 @@ def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = Non
     with transaction.atomic():
         session = (
             GameSession.objects.select_for_update(of=("self",))
-            .select_related("deal", "daily", "player")
+            .select_related("stored_code", "daily", "player")
             .filter(id=session_id, finished_at=None)
             .first()
         )
@@ -395,13 +395,13 @@ def submit_log(
     *,
     player: Player,
     code: object,
-    moves: object,
+    log: object,
     claimed_score: object = None,
     key: str | None = None,
     now: dt.datetime | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """Verify a whole move list played elsewhere. Returns (status, body), refusals included,
-    so that an idempotency key answers the same thing twice."""
+    """Verify a whole log played elsewhere (the body's "moves"). Returns (status, body), refusals
+    included, so that an idempotency key answers the same thing twice."""
     now = now or timezone.now()
     ratelimit.hit(
         "submissions",
@@ -412,11 +412,11 @@ def submit_log(
     )
     if key is None:
         status, body, _ = _verify_submission(
-            player=player, code=code, moves=moves, claimed_score=claimed_score, now=now
+            player=player, code=code, log=log, claimed_score=claimed_score, now=now
         )
         return status, body
     digest = hashlib.sha256(
-        json.dumps([code, moves, claimed_score], sort_keys=True, separators=(",", ":")).encode()
+        json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":")).encode()
     ).hexdigest()
     earlier = Submission.objects.filter(player=player, key=key).first()
     if earlier is not None:
@@ -426,7 +426,7 @@ def submit_log(
             # Claim the key first: a concurrent twin waits on the unique index, then replays ours.
             claim = Submission.objects.create(player=player, key=key, body_digest=digest, status=0, response={})
             status, body, result = _verify_submission(
-                player=player, code=code, moves=moves, claimed_score=claimed_score, now=now
+                player=player, code=code, log=log, claimed_score=claimed_score, now=now
             )
             claim.status, claim.response, claim.result = status, body, result
             claim.save(update_fields=["status", "response", "result"])
@@ -442,20 +442,20 @@ def _replayed(earlier: Submission, digest: str) -> tuple[int, dict[str, Any]]:
 
 
 def _verify_submission(
-    *, player: Player, code: object, moves: object, claimed_score: object, now: dt.datetime
+    *, player: Player, code: object, log: object, claimed_score: object, now: dt.datetime
 ) -> tuple[int, dict[str, Any], Result | None]:
-    if not isinstance(moves, list):
+    if not isinstance(log, list):
         raise BadRequest(gettext('"moves" must be a list of tokens.'))
     if claimed_score is not None and (isinstance(claimed_score, bool) or not isinstance(claimed_score, int)):
         raise BadRequest(gettext('"claimed_score" must be a whole number.'))
     game_code = parse_code(code)
     # Before the replay: its refusals and its numbers would be answers about a secret deal.
     secret_codes.refuse_if_secret(game_code, now=now)
-    if len(moves) > MAX_LOG_TOKENS:
-        too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(moves)})
+    if len(log) > MAX_LOG_TOKENS:
+        too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(log)})
         return _refusal(f"{too_long}.", index=0, rule="log_too_long")
     try:
-        outcome = verify(str(game_code), moves)
+        outcome = verify(str(game_code), log)
     except Refused as refused:
         error = refused.error
         message = refusals.sentence(error.rule, error.params, error.message)
@@ -467,7 +467,9 @@ def _verify_submission(
             index=None,
         )
     # The deal is made (on first use) with the result, in its transaction and round trip.
-    result = store_verified(player=player, outcome=outcome, deal=game_code, board=f"code:{game_code}", finished_at=now)
+    result = store_verified(
+        player=player, outcome=outcome, stored_code=game_code, board=f"code:{game_code}", finished_at=now
+    )
     return 201, {"result": result_document(result, now=now)}, result
 
 

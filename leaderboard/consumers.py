@@ -18,6 +18,7 @@ from django.utils.translation import gettext, gettext_noop
 from games import groups, rooms
 from games.boards import Board, parse_board
 from games.models import Player
+from games.players.signed_in import signed_in_player
 from leaderboard import selectors
 from leaderboard.hub import hub_for
 from web.adapters import consume
@@ -37,8 +38,7 @@ PAUSED = gettext_noop(
 
 
 def _viewer(scope: dict[str, Any]) -> Player | None:
-    user = scope.get("user")
-    return user if isinstance(user, Player) and user.is_authenticated else None
+    return signed_in_player(scope.get("user"))
 
 
 class LiveConsumer(JsonConsumer):

@@ -34,7 +34,7 @@ def par_document(board_id: object, *, now: dt.datetime) -> dict[str, Any]:
         "board": board.id,
         "date": daily.date.isoformat(),
         "variant": daily.variant,
-        "code": daily.deal.code,
+        "code": daily.stored_code.code,
         "certified": daily.certified,
         "par": daily.par,
         **counts,

@@ -44,7 +44,7 @@ def player_page(*, name: str, limit: int, cursor: str | None, now: dt.datetime) 
 
 
 def _with_documents() -> Any:
-    return Result.objects.select_related("deal", "daily", "player", "session")
+    return Result.objects.select_related("stored_code", "daily", "player", "session")
 
 
 def _recent(player: Player, limit: int, cursor: str | None) -> tuple[list[Result], str | None]:
@@ -62,7 +62,7 @@ def _series(player: Player) -> dict[str, list[dict[str, Any]]]:
     """Score and moves over time per variant, oldest first (no codes: nothing secret in it)."""
     series: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for variant in PlayerStats.objects.filter(player=player).values_list("variant", flat=True):
-        recent = _with_documents().filter(player=player, deal__variant=variant).order_by("-finished_at", "-pk")
+        recent = _with_documents().filter(player=player, stored_code__variant=variant).order_by("-finished_at", "-pk")
         for result in reversed(recent[:SERIES_POINTS]):
             series[variant].append(
                 {

@@ -80,7 +80,7 @@ def rank_key(result: Result) -> RankKey:
 
 
 def _key_parts(result: Result) -> dict[str, Any]:
-    russian = result.deal.game == "RU"
+    russian = result.stored_code.game == "RU"
     return {
         "russian": russian,
         "progress": (result.cards_home if russian else result.sequences) or 0,

@@ -34,7 +34,7 @@ _COUNT = f"{_INTO}\nVALUES (%s, %s, 1, %s, %s, %s, %s, %s, 0, 0)\n{_ADD}\nRETURN
 
 def count_values(result: Result) -> dict[str, int | None]:
     """What one result adds to its player's statistics: a win, a clean win, a candidate best game."""
-    russian = result.deal.game == "RU"
+    russian = result.stored_code.game == "RU"
     return {
         "wins": int(result.won),
         "clean_wins": int(result.won and result.undos == 0),
@@ -50,7 +50,7 @@ def count_statement(result: Result) -> tuple[str, list[Any]]:
     values = count_values(result)
     return _COUNT, [
         result.player_id,
-        result.deal.variant,
+        result.stored_code.variant,
         values["wins"],
         values["clean_wins"],
         values["best_score"],
@@ -67,7 +67,7 @@ def counted(*, result: Result, row: tuple[Any, ...] | None) -> None:
     if result.daily_id is not None and (result.board or "").startswith("daily:"):
         # Results of two days can arrive out of order (an attempt closed at 01:00 the next day):
         # recount from the dates rather than extend a counter.
-        days = _ranked_daily_dates(result.player_id, result.deal.variant)
+        days = _ranked_daily_dates(result.player_id, result.stored_code.variant)
         streak, best = _streaks(days)
         PlayerStats.objects.filter(pk=stats_id).update(last_daily=days[-1], daily_streak=streak, best_daily_streak=best)
 

@@ -10,7 +10,7 @@ from web.fields import StrictCharField, StrictIntegerField
 
 
 class StartSessionSerializer(serializers.Serializer):
-    # No length limit here: a code of any other length is a 422 that says what is wrong (games.deals).
+    # No length limit here: a code of any other length is a 422 that says what is wrong (games.codes).
     code = StrictCharField(required=False)
     variant = StrictCharField(required=False, max_length=32)
     daily = StrictCharField(required=False, max_length=32)
@@ -41,7 +41,7 @@ class TokenListField(serializers.ListField):
 
 
 class SubmissionSerializer(serializers.Serializer):
-    code = StrictCharField()  # checked by games.deals.parse_code, which names what is wrong
+    code = StrictCharField()  # checked by games.codes.parse_code, which names what is wrong
     moves = TokenListField()
     claimed_score = StrictIntegerField(required=False, allow_null=True)
     key = StrictCharField(required=False, allow_null=True, max_length=128)

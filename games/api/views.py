@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from games import dailies, live, selectors, services, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
-from games.deals import MAX_CODE_CHARS
+from games.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
 from web import ratelimit
@@ -149,7 +149,7 @@ class SubmissionsView(APIView):
         answer_status, body = services.submit_log(
             player=_player(request),
             code=data["code"],
-            moves=data["moves"],
+            log=data["moves"],
             claimed_score=data.get("claimed_score"),
             key=data.get("key"),
         )
@@ -167,15 +167,15 @@ def _plainly_valid_submission(data: object) -> dict | None:
     """
     if type(data) is not dict:
         return None
-    code, moves = data.get("code"), data.get("moves")
+    code, log = data.get("code"), data.get("moves")
     score, key = data.get("claimed_score"), data.get("key")
-    if not (_plain_text(code, MAX_CODE_CHARS) and type(moves) is list):
+    if not (_plain_text(code, MAX_CODE_CHARS) and type(log) is list):
         return None
     if score is not None and not (type(score) is int and -(10**15) < score < 10**15):
         return None
     if key is not None and not _plain_text(key, 128):
         return None
-    return {"code": code, "moves": moves, "claimed_score": score, "key": key}
+    return {"code": code, "moves": log, "claimed_score": score, "key": key}
 
 
 class DailyView(APIView):

@@ -7,7 +7,7 @@ verifies a whole move log. See docs/rules.md, docs/codes.md, docs/notation.md an
 
 from .actions import (
     Action,
-    Deal,
+    DealRow,
     FromFoundation,
     Move,
     ToFoundation,
@@ -29,7 +29,7 @@ __all__ = [
     "RULES",
     "UNDO_LIMIT",
     "Action",
-    "Deal",
+    "DealRow",
     "EngineError",
     "FromFoundation",
     "Game",

@@ -31,8 +31,8 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
-    """``D``: deal from the stock (Spider, Spiderette)."""
+class DealRow:
+    """``D``: deal a row from the stock (Spider, Spiderette)."""
 
     def __str__(self) -> str:
         return "D"
@@ -67,9 +67,9 @@ class FromFoundation:
         return f"F{self.suit}>{self.target}"
 
 
-Action: TypeAlias = Move | Deal | Undo | ToFoundation | FromFoundation
+Action: TypeAlias = Move | DealRow | Undo | ToFoundation | FromFoundation
 
-DEAL: Final = Deal()
+DEAL_ROW: Final = DealRow()
 UNDO: Final = Undo()
 
 # Tokens seen before, as given, to their action: a log repeats few distinct tokens.
@@ -114,7 +114,7 @@ def _parse(token: object) -> Action:
         raise MalformedAction("malformed_blank_inside", {"text": text})
     upper = text.upper()
     if upper == "D":
-        return DEAL
+        return DEAL_ROW
     if upper == "U":
         return UNDO
     match = _MOVE_RE.fullmatch(upper)

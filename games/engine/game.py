@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
-from .actions import _CACHE, Action, Deal, FromFoundation, Move, ToFoundation, Undo, parse_action
+from .actions import _CACHE, Action, DealRow, FromFoundation, Move, ToFoundation, Undo, parse_action
 from .cards import NAME_OF, SUITS
 from .codes import GameCode
 from .errors import EngineError, IllegalAction
@@ -151,7 +151,7 @@ class Game:
             if refusal is not None:
                 raise refusal
             self._do_home(s)
-        elif kind is Deal:
+        elif kind is DealRow:
             refusal = self._deal_refusal()
             if refusal is not None:
                 raise refusal
@@ -227,7 +227,7 @@ class Game:
             return IllegalAction(_WON_RULE)
         if isinstance(action, Move):
             return self._move_refusal(action.source - 1, action.count, action.target - 1)
-        if isinstance(action, Deal):
+        if isinstance(action, DealRow):
             return self._deal_refusal()
         if isinstance(action, Undo):
             return None if self._history else IllegalAction(_NOTHING_TO_UNDO_RULE)
@@ -357,7 +357,7 @@ class Game:
         return len(self._stock) - self._stock_pos
 
     @property
-    def deals_left(self) -> int:
+    def rows_left(self) -> int:
         """Deals the stock still holds: one card per column each, the last one short if need be."""
         return -(-self.stock_left // self.layout.columns)
 

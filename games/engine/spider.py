@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import DEAL, Action, Move
+from .actions import DEAL_ROW, Action, Move
 from .cards import NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
 from .errors import IllegalAction
@@ -204,7 +204,7 @@ class SpiderGame(Game):
     def _action_of(self, record: Record) -> Action:
         if record[0] == _MOVE:
             return Move(record[1] + 1, record[2], record[3] + 1)
-        return DEAL
+        return DEAL_ROW
 
     # ------------------------------------------------------------ enumeration
 
@@ -234,7 +234,7 @@ class SpiderGame(Game):
                     if t != s and (not cols[t] or RANK_OF[cols[t][-1]] == need):
                         actions.append(Move(s + 1, n, t + 1))
         if self._deal_refusal() is None:
-            actions.append(DEAL)
+            actions.append(DEAL_ROW)
         return actions
 
     def _best_of(self, s: int, n: int, targets: list[int]) -> int:

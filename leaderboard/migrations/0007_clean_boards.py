@@ -10,7 +10,7 @@ def fill_clean_twins(apps, schema_editor):
     A hidden race still running is left out: its results rank when the race ends. The Redis index
     of each new board is built by its first reader (its version, 1, is ahead of an index it lacks).
     """
-    from leaderboard.standings import rank_key  # the one ranking of every board
+    from games.ranking import RankKey  # the one ranking of every board, on this migration's models
 
     Result = apps.get_model("leaderboard", "Result")
     BoardEntry = apps.get_model("leaderboard", "BoardEntry")
@@ -22,7 +22,16 @@ def fill_clean_twins(apps, schema_editor):
     )
     best = {}
     for result in clean.iterator(chunk_size=2000):
-        key = rank_key(result).sort_key()
+        russian = result.deal.game == "RU"
+        key = RankKey.of(
+            russian=russian,
+            progress=(result.cards_home if russian else result.sequences) or 0,
+            score=result.score,
+            moves=result.moves,
+            elapsed_ms=result.elapsed_ms,
+            finished_at=result.finished_at,
+            result_id=result.pk,
+        ).sort_key()
         slot = (result.board + ":clean", result.player_id)
         if slot not in best or key < best[slot][0]:
             best[slot] = (key, result)

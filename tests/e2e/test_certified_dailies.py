@@ -58,9 +58,9 @@ def test_a_published_daily_shows_its_par_and_plays_the_solvers_line(browser, ser
     daily = prepare_daily(PAST, "RU1-C")
     assert daily is not None and daily.certified and daily.par is not None
     line = daily.par_line.split()
-    make_result(named("matcher"), daily.deal.code, line, daily=daily)
-    make_result(named("quick"), daily.deal.code, line, daily=daily, moves=daily.par - 2)
-    make_result(named("steady"), daily.deal.code, line, daily=daily, moves=daily.par + 7)
+    make_result(named("matcher"), daily.stored_code.code, line, daily=daily)
+    make_result(named("quick"), daily.stored_code.code, line, daily=daily, moves=daily.par - 2)
+    make_result(named("steady"), daily.stored_code.code, line, daily=daily, moves=daily.par + 7)
     page = new_page(browser, server)
     page.goto(f"/leaderboards/{daily.board}/")
     par = page.locator("[data-par]")
@@ -106,5 +106,5 @@ def test_before_publication_the_board_says_when_the_par_is_shown(browser, server
     expect(page.locator("[data-replay-facts]")).to_have_text(
         "A daily's par and the solver's line are shown once its day is over."
     )
-    assert daily.deal.code not in page.content()
+    assert daily.stored_code.code not in page.content()
     page.context.close()

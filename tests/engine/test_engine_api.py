@@ -27,7 +27,7 @@ def test_exported_names() -> None:
         "GameCode",
         "parse_variant",
         "Move",
-        "Deal",
+        "DealRow",
         "Undo",
         "ToFoundation",
         "FromFoundation",

@@ -12,7 +12,7 @@ from games.engine import (
     ALL_VARIANTS,
     DEAL_NUMBERS,
     Action,
-    Deal,
+    DealRow,
     FromFoundation,
     Game,
     GameCode,
@@ -114,7 +114,7 @@ def test_replay_of_the_log_gives_the_live_state(variant: str, number: int, picks
 
 def candidate_actions(game: Game) -> list[Action]:
     width = game.layout.columns
-    actions: list[Action] = [Deal(), Undo()]
+    actions: list[Action] = [DealRow(), Undo()]
     for s in range(1, width + 2):
         actions.append(ToFoundation(s))
         for suit in "SHDC":

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import (
-    Deal,
+    DealRow,
     EngineError,
     FromFoundation,
     Game,
@@ -119,7 +119,7 @@ CASES: list[tuple[str, Callable[[], object], str, type[Exception]]] = [
         MalformedAction,
     ),
     # --------------------------------------------------------------------- play
-    ("game_won", _push(SPIDER_WON, Deal()), "The game is won: no more moves", IllegalAction),
+    ("game_won", _push(SPIDER_WON, DealRow()), "The game is won: no more moves", IllegalAction),
     ("nothing_to_undo", _push(Game.from_code("SP1-S4C-AAAAAAA"), Undo()), "Nothing to undo", IllegalAction),
     (
         "no_such_column",
@@ -191,19 +191,20 @@ CASES: list[tuple[str, Callable[[], object], str, type[Exception]]] = [
     ),
     (
         "stock_empty",
-        _push(position("SD1-S4-AAAAAAA", ["AS", "2S", "3S", "4S", "5S", "6S", "7S"]), Deal()),
+        _push(position("SD1-S4-AAAAAAA", ["AS", "2S", "3S", "4S", "5S", "6S", "7S"]), DealRow()),
         "The stock is empty",
         IllegalAction,
     ),
     (
         "deal_with_empty_column",
         _push(
-            position("SP1-S4C-AAAAAAA", ["AS", "2S", "3S", "", "5S", "6S", "7S", "8S", "9S", "TS"], stock="KH"), Deal()
+            position("SP1-S4C-AAAAAAA", ["AS", "2S", "3S", "", "5S", "6S", "7S", "8S", "9S", "TS"], stock="KH"),
+            DealRow(),
         ),
         "You can't deal while a column is empty (column 4)",
         IllegalAction,
     ),
-    ("no_stock", _push(Game.from_code("RU1-C-AAAAAAA"), Deal()), "Russian Solitaire has no stock", IllegalAction),
+    ("no_stock", _push(Game.from_code("RU1-C-AAAAAAA"), DealRow()), "Russian Solitaire has no stock", IllegalAction),
     (
         "no_foundations",
         _push(Game.from_code("SD1-S4-AAAAAAA"), ToFoundation(1)),
@@ -411,7 +412,7 @@ def test_every_refused_move_in_random_play_names_a_known_rule(code: str) -> None
     width = len(game.view()["columns"])  # type: ignore[arg-type]
     seen: set[str] = set()
     for _ in range(60):
-        candidates: list[object] = [Deal(), Undo(), ToFoundation(rng.randint(1, width + 1))]
+        candidates: list[object] = [DealRow(), Undo(), ToFoundation(rng.randint(1, width + 1))]
         candidates += [FromFoundation(s, rng.randint(1, width)) for s in "SHDC"]
         candidates += [
             Move(s, n, t) for s in range(1, width + 1) for n in (1, 2, 3, 7) for t in range(1, width + 1) if s != t

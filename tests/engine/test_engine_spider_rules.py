@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Deal, FromFoundation, IllegalAction, Move, ToFoundation, Undo
+from games.engine import DealRow, FromFoundation, IllegalAction, Move, ToFoundation, Undo
 from tests.engine.engine_helpers import position, ups
 
 KING_TO_TWO = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
@@ -166,7 +166,7 @@ def test_win_then_nothing_is_accepted() -> None:
 def test_legal_actions_order_and_contents() -> None:
     game = position("SP1-S2C-AAAAAAA", ["9H 8H", "TS", "9S"] + ["KH"] * 7, stock="AS " * 10)
     legal = game.legal_actions()
-    assert legal == [Move(1, 1, 3), Move(1, 2, 2), Move(3, 1, 2), Deal()]
+    assert legal == [Move(1, 1, 3), Move(1, 2, 2), Move(3, 1, 2), DealRow()]
     assert Undo() not in legal
     game.apply("1:2>2")
     assert game.legal_actions()[-1] == Undo()

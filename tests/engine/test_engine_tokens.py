@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import (
-    Deal,
+    DealRow,
     FromFoundation,
     MalformedAction,
     Move,
@@ -20,8 +20,8 @@ from games.engine import (
     [
         ("3:4>7", Move(3, 4, 7), "3:4>7"),
         ("10:13>1", Move(10, 13, 1), "10:13>1"),
-        ("D", Deal(), "D"),
-        ("d", Deal(), "D"),
+        ("D", DealRow(), "D"),
+        ("d", DealRow(), "D"),
         ("U", Undo(), "U"),
         (" u ", Undo(), "U"),
         ("4>F", ToFoundation(4), "4>F"),
@@ -43,7 +43,7 @@ def test_actions_are_small_frozen_values() -> None:
     move = Move(1, 2, 3)
     with pytest.raises(AttributeError):
         move.count = 3  # type: ignore[misc]
-    assert {Move(1, 2, 3), Move(1, 2, 3), Deal(), Deal()} == {Move(1, 2, 3), Deal()}
+    assert {Move(1, 2, 3), Move(1, 2, 3), DealRow(), DealRow()} == {Move(1, 2, 3), DealRow()}
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_malformed_tokens(token: str, words: str) -> None:
     assert words in info.value.message
 
 
-@pytest.mark.parametrize("value", [None, 3, 3.5, True, b"D", ["D"], {"a": 1}, Deal()])
+@pytest.mark.parametrize("value", [None, 3, 3.5, True, b"D", ["D"], {"a": 1}, DealRow()])
 def test_non_string_tokens(value: object) -> None:
     with pytest.raises(MalformedAction, match="text"):
         parse_action(value)

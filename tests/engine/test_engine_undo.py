@@ -74,7 +74,7 @@ def test_russian_undo_restores_cards_faces_and_score_but_not_the_counter() -> No
 
 
 def test_pop_and_peek_return_the_action_taken_back() -> None:
-    from games.engine import Deal, FromFoundation, Move, ToFoundation
+    from games.engine import DealRow, FromFoundation, Move, ToFoundation
 
     game = Game.from_code("SD1-S4-AAAAAAA")
     assert game.peek() is None
@@ -83,7 +83,7 @@ def test_pop_and_peek_return_the_action_taken_back() -> None:
     game.push(move)
     assert game.peek() == move
     assert game.pop() == move
-    assert game.pop() == Deal()
+    assert game.pop() == DealRow()
     assert game.state() == Game.from_code("SD1-S4-AAAAAAA").state()
     russian = position("RU1-C-AAAAAAA", ["AS", "", "2S"], foundations={"H": "AH"})
     russian.apply("1>F")

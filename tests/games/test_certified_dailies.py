@@ -52,8 +52,10 @@ def assert_certified_first_won(daily: Daily) -> None:
     assert all(c.verdict in (UNWINNABLE, UNKNOWN) and c.par is None and c.line == "" for c in chain[:-1])
     chosen = chain[-1]
     assert chosen.verdict == WON
-    assert daily.deal.code == chosen.code == str(dailies.candidate_code(daily.date, daily.variant, daily.candidate))
-    game = Game.from_code(daily.deal.code)  # the par is the engine's, after the engine's replay of the line
+    assert (
+        daily.stored_code.code == chosen.code == str(dailies.candidate_code(daily.date, daily.variant, daily.candidate))
+    )
+    game = Game.from_code(daily.stored_code.code)  # the par is the engine's, after the engine's replay of the line
     assert game.run(daily.par_line.split()) is None and game.won
     assert daily.par == chosen.par == game.moves and daily.par_line == chosen.line
 
@@ -85,7 +87,7 @@ def test_a_day_whose_first_candidates_fail_takes_the_next_and_keeps_it() -> None
     assert_certified_first_won(daily)
     before = [(c.pk, c.tried_at) for c in tried(LATER_WON)]
     again = prepare_daily(LATER_WON, VARIANT)  # stored: nothing is tried again, nothing changes
-    assert again is not None and again.pk == daily.pk and again.deal.code == daily.deal.code
+    assert again is not None and again.pk == daily.pk and again.stored_code.code == daily.stored_code.code
     assert [(c.pk, c.tried_at) for c in tried(LATER_WON)] == before
 
 
@@ -95,7 +97,7 @@ def test_the_cap_uses_the_last_candidate_tried_and_marks_the_daily_not_certified
     daily = prepare_daily(LATER_WON, VARIANT)
     assert daily is not None
     assert not daily.certified and daily.par is None and daily.par_line == ""
-    assert daily.candidate == 1 and daily.deal.code == str(dailies.candidate_code(LATER_WON, VARIANT, 1))
+    assert daily.candidate == 1 and daily.stored_code.code == str(dailies.candidate_code(LATER_WON, VARIANT, 1))
     assert [(c.k, c.verdict) for c in tried(LATER_WON)] == [(0, UNWINNABLE), (1, UNWINNABLE)]
 
 
@@ -115,7 +117,7 @@ def test_a_daily_asked_for_before_it_was_prepared_does_not_wait_for_the_solver()
     daily = dailies.daily_for(LATER_WON, VARIANT, now=dt.datetime(2020, 3, 2, 8, tzinfo=dt.UTC))
     # Candidate 0, as dailies were dealt before certification, marked not certified; nothing solved.
     assert daily.candidate == 0 and not daily.certified and daily.par is None
-    assert daily.deal.code == str(
+    assert daily.stored_code.code == str(
         GameCode.from_variant(VARIANT, dailies.daily_number(SECRET, LATER_WON, VARIANT), long=True)
     )
     assert not DailyCandidate.objects.exists()
@@ -135,7 +137,11 @@ def test_a_request_after_an_interrupted_preparation_takes_only_what_the_verdicts
     # A daily stored while its winning verdict was already recorded is that candidate, certified.
     Daily.objects.filter(pk=finished.pk).delete()
     asked = dailies.daily_for(LATER_WON, VARIANT, now=dt.datetime(2020, 3, 2, 8, tzinfo=dt.UTC))
-    assert asked.certified and asked.candidate == finished.candidate and asked.deal.code == finished.deal.code
+    assert (
+        asked.certified
+        and asked.candidate == finished.candidate
+        and asked.stored_code.code == finished.stored_code.code
+    )
     assert [(c.k, c.verdict) for c in tried(LATER_WON)] == first_verdicts
 
 
@@ -153,7 +159,7 @@ def test_prepared_days_ahead_are_neither_served_nor_playable_before_their_day(se
     noon = dt.datetime(2020, 3, 1, 12, tzinfo=dt.UTC)
     with pytest.raises(NotFound):
         dailies.daily_for(tomorrow.date, VARIANT, now=noon)
-    assert is_secret(GameCode.parse(tomorrow.deal.code), now=noon)
+    assert is_secret(GameCode.parse(tomorrow.stored_code.code), now=noon)
 
 
 @pytest.mark.django_db
@@ -176,8 +182,8 @@ def test_the_prepare_command_names_only_whether_each_daily_is_certified(settings
     lines = out.getvalue().splitlines()
     assert len(lines) == len(DAILY_VARIANTS) == Daily.objects.count()
     assert all(line.endswith(("certified winnable", "not certified")) for line in lines)
-    for daily in Daily.objects.select_related("deal"):
-        assert daily.deal.code not in out.getvalue()
+    for daily in Daily.objects.select_related("stored_code"):
+        assert daily.stored_code.code not in out.getvalue()
     closer = io.StringIO()
     call_command("close_dailies", stdout=closer)  # the closer prepares too: here all is ready already
     assert f"{len(DAILY_VARIANTS) * (settings.DAILY_PREPARE_DAYS + 1)} dailies ready, 0 still" in closer.getvalue()
@@ -222,16 +228,16 @@ def test_the_par_the_line_and_the_candidates_stay_secret_until_published(monkeyp
         assert "shown once its day is over" in answers[0].json()["error"]["message"]
         pages = [client.get(f"/replay/par/{board}/"), client.get(f"/leaderboards/{board}/")]
         for text in [str(overview), *(a.content.decode() for a in answers + pages)]:
-            assert daily.deal.code not in text and line_start not in text
+            assert daily.stored_code.code not in text and line_start not in text
             assert not any(code in text for code in candidate_codes)
 
     clock.now = dt.datetime(2020, 3, 3, 1, tzinfo=dt.UTC)  # published
     entry = next(
         e for e in client.get("/api/daily", {"date": "2020-03-02"}).json()["dailies"] if e["variant"] == VARIANT
     )
-    assert entry["par"] == daily.par and entry["code"] == daily.deal.code and entry["certified"] is True
+    assert entry["par"] == daily.par and entry["code"] == daily.stored_code.code and entry["certified"] is True
     par = client.get(f"/api/leaderboards/{board}/par").json()
-    assert par["par"] == daily.par and par["code"] == daily.deal.code and par["certified"] is True
+    assert par["par"] == daily.par and par["code"] == daily.stored_code.code and par["certified"] is True
     assert [(c["k"], c["code"], c["verdict"]) for c in par["candidates"]] == [
         (c.k, c.code, c.verdict) for c in tried(LATER_WON)
     ]

@@ -38,9 +38,9 @@ def test_seven_dailies_are_made_on_first_request_and_never_change(settings_secre
     made = dailies.dailies_for(DAY, now=NOON)
     assert [d.variant for d in made] == list(DAILY_VARIANTS)
     expected = GameCode.from_variant("RU1-C", dailies.daily_number(settings.DAILY_SECRET, DAY, "RU1-C"), long=True)
-    assert made[-1].deal.code == str(expected) and len(expected.letters) == 20
+    assert made[-1].stored_code.code == str(expected) and len(expected.letters) == 20
     settings.DAILY_SECRET = "a-new-secret"  # the secret changes; a stored daily does not
-    assert dailies.daily_for(DAY, "RU1-C", now=NOON).deal.code == made[-1].deal.code
+    assert dailies.daily_for(DAY, "RU1-C", now=NOON).stored_code.code == made[-1].stored_code.code
     assert Daily.objects.count() == 7
 
 
@@ -81,14 +81,14 @@ def test_a_daily_that_is_not_one_is_refused(player: Player) -> None:
 @pytest.mark.django_db
 def test_the_code_and_hidden_cards_stay_secret_until_published(player: Player) -> None:
     session, _ = services.start_session(player=player, daily="SD1-S2", now=NOON)
-    game = Game.from_code(session.deal.code)
+    game = Game.from_code(session.stored_code.code)
     for moment in (NOON, NOON + dt.timedelta(hours=12, minutes=59)):
         doc = session_document(session, game, now=moment)
         assert doc["code"] is None and doc["view"]["code"] is None
-        assert session.deal.code not in str(doc)
+        assert session.stored_code.code not in str(doc)
         assert card_mentions(doc) == visible_cards(doc["view"])
     published = session_document(session, game, now=NEXT_DAY + dt.timedelta(hours=1))
-    assert published["code"] == session.deal.code
+    assert published["code"] == session.stored_code.code
 
 
 @pytest.mark.django_db
@@ -104,7 +104,7 @@ def test_daily_overview_tells_what_i_played(player: Player) -> None:
     assert by_variant["RU1-C"]["session"] == str(session.pk)
     assert by_variant["SP1-S4C"]["played"] is False and by_variant["SP1-S4C"]["session"] is None
     assert all(entry["code"] is None for entry in overview["dailies"])
-    assert session.deal.code not in str(overview)
+    assert session.stored_code.code not in str(overview)
 
 
 @pytest.mark.django_db
@@ -120,7 +120,7 @@ def test_open_attempts_end_at_one_oclock_the_next_day_and_the_code_is_published(
     api = APIClient()
     api.force_authenticate(player)
     published = api.get("/api/daily", {"date": "2020-03-01"}).json()["dailies"]
-    assert {e["variant"]: e["code"] for e in published}["SP1-S1C"] == session.deal.code
+    assert {e["variant"]: e["code"] for e in published}["SP1-S1C"] == session.stored_code.code
 
 
 @pytest.mark.django_db
@@ -164,7 +164,7 @@ def test_a_guest_is_asked_to_sign_up_for_the_daily_and_is_served_after_signing_u
 def test_a_session_from_guest_days_leaves_only_practice(player: Player) -> None:
     the_daily = dailies.daily_for(DAY, "SD1-S2", now=NOON)
     earlier = GameSession.objects.create(
-        player=player, deal=the_daily.deal, daily=the_daily, ranked=False, started_at=NOON, score=500
+        player=player, stored_code=the_daily.stored_code, daily=the_daily, ranked=False, started_at=NOON, score=500
     )
     session, created = services.start_session(player=player, daily="SD1-S2", now=NOON)
     assert created and not session.ranked and session.board is None and session.pk != earlier.pk

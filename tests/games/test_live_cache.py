@@ -24,7 +24,7 @@ def test_put_keeps_a_copy_of_the_game_beside_a_frozen_session() -> None:
     entry.game.push(entry.game.legal_actions()[0])
     kept = live.take(started.id)
     assert kept is not None and kept.game is not entry.game and kept.game.moves == 0 and entry.game.moves == 1
-    assert kept.session == LiveSession.of(GameSession.objects.select_related("deal", "daily").get(id=started.id))
+    assert kept.session == LiveSession.of(GameSession.objects.select_related("stored_code", "daily").get(id=started.id))
     assert (kept.session.player_id, kept.session.code, kept.session.action_count) == (
         started.player_id,
         "SP1-S1C-AAAAAAA",
@@ -40,11 +40,11 @@ def test_a_reader_gets_the_cached_game_only_for_the_log_length_it_reflects() -> 
     assert entry is not None
     entry.game.push(entry.game.legal_actions()[0])
     live.put(entry.session, entry.game)  # an entry at length 0 holding a game with a move: tells them apart
-    row = GameSession.objects.select_related("deal").get(id=started.id)
+    row = GameSession.objects.select_related("stored_code").get(id=started.id)
     assert live.game_for(row).moves == 1  # same length as the row: the cached game, as a copy
     assert live.game_for(row) is not live.game_for(row)
     GameSession.objects.filter(id=started.id).update(action_count=1)  # another worker moved it on
-    moved = GameSession.objects.select_related("deal").get(id=started.id)
+    moved = GameSession.objects.select_related("stored_code").get(id=started.id)
     assert live.game_for(moved).moves == 0  # replayed from the stored log (empty here), not trusted
 
 
@@ -56,7 +56,7 @@ def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader()
         entry.game.push(entry.game.legal_actions()[0])
     records = entry.game.undo_records()
     live.put(entry.session, entry.game)
-    row = GameSession.objects.select_related("deal").get(id=started.id)
+    row = GameSession.objects.select_related("stored_code").get(id=started.id)
     assert live.game_for(row).undo_records() == records  # the reader's copy can undo what was played
     taken = live.take(started.id)
     assert taken is not None and taken.game.undo_records() == records

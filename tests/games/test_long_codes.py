@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.engine import Game, GameCode, replay
-from games.models import Deal, GameSession, Player, Result, Room
+from games.models import GameSession, Player, Result, Room, StoredCode
 from tests.conftest import make_player
 from tests.leaderboard.factories import legal_walk
 
@@ -46,7 +46,7 @@ def test_a_long_code_and_the_short_code_of_the_same_number_are_different_deals(p
     short = player_api.post("/api/sessions", {"code": "SD1-S4-AAAAAAB"}, format="json").json()
     long = player_api.post("/api/sessions", {"code": "SD1-S4-AAAAAAAAAAAAAAAAAAAB"}, format="json").json()
     assert short["view"]["columns"] != long["view"]["columns"]
-    assert set(Deal.objects.values_list("code", flat=True)) == {"SD1-S4-AAAAAAB", "SD1-S4-AAAAAAAAAAAAAAAAAAAB"}
+    assert set(StoredCode.objects.values_list("code", flat=True)) == {"SD1-S4-AAAAAAB", "SD1-S4-AAAAAAAAAAAAAAAAAAAB"}
 
 
 def test_a_submission_on_a_long_code_is_verified_by_replay(player_api: APIClient) -> None:
@@ -79,7 +79,7 @@ def test_a_hidden_race_is_dealt_a_long_code_and_a_chosen_long_code_is_shown() ->
     assert chosen["code"] == LONG
     started = _as(host).post(f"/api/rooms/{chosen['id']}/start").json()
     session = GameSession.objects.get(pk=started["you"]["session"])
-    assert session.deal.code == LONG and Game.from_code(LONG).view() == _as(host).get(
+    assert session.stored_code.code == LONG and Game.from_code(LONG).view() == _as(host).get(
         f"/api/sessions/{session.pk}"
     ).json()["view"]
 
@@ -110,4 +110,4 @@ def test_a_bad_code_is_a_422_that_names_what_is_wrong_everywhere(code: str, says
         assert says.lower() in error["message"].lower() and also in error["message"], (where, error)
         assert error["token"] is None and len(error["message"]) < 300
     assert not (GameSession.objects.exists() or Result.objects.exists() or Room.objects.exists())
-    assert not Deal.objects.exists()
+    assert not StoredCode.objects.exists()

@@ -338,7 +338,7 @@ def test_a_secret_code_is_refused_in_the_players_language(player: Player, lang: 
     today = daily_of(timezone.now().date(), "SD1-S4", "SD1-S4-MIDDLEX")  # unpublished: its code is secret
     client = _client(player, header=lang)
     for path, body in (("/api/sessions", {}), ("/api/submissions", {"moves": []}), ("/api/rooms", {})):
-        response = client.post(path, {"code": today.deal.code, **body}, format="json")
+        response = client.post(path, {"code": today.stored_code.code, **body}, format="json")
         assert response.status_code == 422, path
         assert response.json() == {"error": {"message": message, "index": 0, "token": None}}
 

@@ -24,7 +24,7 @@ def test_reverify_passes_on_true_results_and_names_a_changed_one(player_api: API
     call_command("reverify", stdout=out, stderr=io.StringIO())
     assert "2 results checked, 0 would change." in out.getvalue()
 
-    tampered = Result.objects.get(deal__code="SD1-S1-HJSZOZN")
+    tampered = Result.objects.get(stored_code__code="SD1-S1-HJSZOZN")
     Result.objects.filter(pk=tampered.pk).update(score=999)
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_info:

@@ -74,10 +74,10 @@ async def test_a_race_on_a_hidden_fresh_deal_from_lobby_to_final_table() -> None
 
     code = (await database_sync_to_async(Room.objects.get)(pk=room["id"])).code
     sessions = {
-        player.pk: await database_sync_to_async(GameSession.objects.select_related("deal").get)(player=player)
+        player.pk: await database_sync_to_async(GameSession.objects.select_related("stored_code").get)(player=player)
         for player in (host, guest)
     }
-    assert all(s.code_secret and s.deal.code == code for s in sessions.values())
+    assert all(s.code_secret and s.stored_code.code == code for s in sessions.values())
     assert GameCode.parse(code).long  # a secret race is dealt a long code
     tokens = await database_sync_to_async(legal_walk)(code, 12)
     assert len(tokens) >= 5  # a random deal may run out of moves sooner (the guest plays 5)

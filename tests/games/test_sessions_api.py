@@ -114,9 +114,9 @@ def test_a_secret_session_names_neither_its_code_nor_its_code_board(player: Play
     doc = session_document(session, live.game_for(session), now=timezone.now())
     assert doc["code"] is None and doc["board"] is None
     assert doc["result"]["code"] is None and doc["result"]["board"] is None and doc["result"]["rank"] is None
-    assert session.deal.code not in str(doc)
+    assert session.stored_code.code not in str(doc)
     assert not BoardEntry.objects.exists()  # a secret race's results rank when it ends
     session.code_secret = False  # the race ended: games.rooms ranks its results
     rank_result(result=session.result)  # type: ignore[attr-defined]
     revealed = session_document(session, game, now=timezone.now())
-    assert revealed["board"] == f"code:{session.deal.code}" and revealed["result"]["rank"] == 1
+    assert revealed["board"] == f"code:{session.stored_code.code}" and revealed["result"]["rank"] == 1

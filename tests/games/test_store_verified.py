@@ -1,6 +1,6 @@
 """The one write of a verified result (games.results.store_verified), as a submission makes it.
 
-Deal made once and reused, the result with its canonical log, the statistics, the board entry with
+StoredCode made once and reused, the result with its canonical log, the statistics, the board entry with
 its sort key and version, the rank index and the live push after the commit; guests unranked.
 """
 
@@ -14,9 +14,9 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from games import groups
-from games.deals import deal_for
+from games.codes import stored_code_for
 from games.engine import GameCode
-from games.models import Deal, Player, Result
+from games.models import Player, Result, StoredCode
 from games.verification import canonical, verify
 from leaderboard import rank_index, standings
 from leaderboard.models import BoardEntry, BoardVersion, PlayerStats
@@ -61,7 +61,7 @@ def _rows(player: Player) -> list[tuple[Any, ...]]:
         Result.objects.filter(player=player)
         .order_by("id")
         .values_list(
-            "deal__code",
+            "stored_code__code",
             "source",
             "board",
             "score",
@@ -84,8 +84,8 @@ def test_a_submission_stores_its_result_statistics_entry_and_pushes_after_commit
     answers = [_submit(player, moves) for moves in (LOG[:40], LOG, LOG[:90])]  # better, best, worse
     results = list(Result.objects.filter(player=player).order_by("id"))
     assert [a["id"] for a in answers] == [r.pk for r in results]
-    assert Deal.objects.filter(code=CODE).count() == 1  # made by the first, found by the others
-    assert {r.deal_id for r in results} == {deal_for(GameCode.parse(CODE)).pk}
+    assert StoredCode.objects.filter(code=CODE).count() == 1  # made by the first, found by the others
+    assert {r.stored_code_id for r in results} == {stored_code_for(GameCode.parse(CODE)).pk}
     outcome = verify(CODE, LOG)
     best = results[1]
     assert (best.source, best.board, best.score, best.moves, best.won) == (
@@ -150,9 +150,9 @@ def test_a_guest_submission_counts_but_ranks_nowhere(pushes: list[tuple[str, dic
 
 @pytest.mark.django_db
 def test_a_deal_made_before_is_the_one_used() -> None:
-    deal = deal_for(GameCode.parse(CODE))
+    deal = stored_code_for(GameCode.parse(CODE))
     answer = _submit(make_player("later"), LOG[:10])
-    assert Result.objects.get(pk=answer["id"]).deal_id == deal.pk and Deal.objects.count() == 1
+    assert Result.objects.get(pk=answer["id"]).stored_code_id == deal.pk and StoredCode.objects.count() == 1
 
 
 @pytest.mark.django_db
@@ -161,7 +161,7 @@ def test_a_refused_log_writes_nothing_not_even_its_deal() -> None:
         "/api/submissions", {"code": "SD1-S4-AAAAAAA", "moves": ["1:1>2", "2:5>3"]}, format="json"
     )
     assert response.status_code == 422 and "error" in response.json()
-    assert not Result.objects.exists() and not Deal.objects.exists() and not PlayerStats.objects.exists()
+    assert not Result.objects.exists() and not StoredCode.objects.exists() and not PlayerStats.objects.exists()
 
 
 def test_canonical_texts_are_the_engines_and_are_remembered() -> None:

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games import results
-from games.models import Deal, Result
+from games.models import Result, StoredCode
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.games.play_helpers import winning_log
@@ -46,6 +46,6 @@ def test_a_submission_on_a_new_deal_costs_a_fixed_few_statements(monkeypatch: py
     assert len(statements) <= MOST_STATEMENTS, "\n".join(statements)
     assert batches == [7]  # the deal, the result and the listener's five statements went together
     # ... and it all happened: a new deal, its result, the entry on the board and its twin
-    assert Deal.objects.filter(code=CODE).count() == 1
+    assert StoredCode.objects.filter(code=CODE).count() == 1
     assert Result.objects.filter(player=player).count() == 1
     assert BoardEntry.objects.filter(player=player).count() == 2

@@ -47,7 +47,7 @@ def test_the_table_is_the_engines_numbers(player_api: APIClient, code: str) -> N
     layout = LAYOUTS[game.code.game]
     table = _start(player_api, code)["table"]
     assert (table["columns"], table["sequences"]) == (layout.columns, layout.sequences)
-    assert (table["deals"], table["deals_left"]) == (layout.deals, game.deals_left)
+    assert (table["deals"], table["deals_left"]) == (layout.deals, game.rows_left)
     assert (table["goal"], table["goal_total"]) == (layout.goal, layout.goal_total)
     assert table["home_move_cards"] == game.home_move_cards
 

@@ -17,7 +17,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from games import verified
-from games.deals import deal_for
+from games.codes import stored_code_for
 from games.engine import Game, GameCode, Undo, replay
 from games.models import Daily, Player, Result
 from games.verification import canonical
@@ -95,7 +95,7 @@ def make_result(
     with hooks, transaction.atomic():
         result = Result.objects.create(
             player=player,
-            deal=deal_for(GameCode.parse(code)),
+            stored_code=stored_code_for(GameCode.parse(code)),
             daily=daily,
             source=Result.Source.SUBMISSION,
             board=board,
@@ -111,4 +111,4 @@ def make_result(
 
 
 def daily_of(date: dt.date, variant: str, code: str) -> Daily:
-    return Daily.objects.create(date=date, variant=variant, deal=deal_for(GameCode.parse(code)))
+    return Daily.objects.create(date=date, variant=variant, stored_code=stored_code_for(GameCode.parse(code)))

@@ -61,7 +61,7 @@ def _fill() -> dict[str, Player]:
 def _oracle(*, clean: bool) -> list[tuple[str, int]]:
     """(player, result id) best first, from the stored results by the ranking keys themselves."""
     best: dict[int, tuple[str, Result]] = {}
-    for result in Result.objects.filter(board=BOARD).select_related("deal", "player"):
+    for result in Result.objects.filter(board=BOARD).select_related("stored_code", "player"):
         if clean and result.undos:
             continue
         key = standings.rank_key(result).sort_key()

@@ -27,7 +27,7 @@ def certified(settings) -> Daily:  # type: ignore[no-untyped-def]
 
 @pytest.mark.django_db
 def test_the_board_counts_who_beat_and_who_matched_the_par(certified: Daily) -> None:
-    code, line, par = certified.deal.code, certified.par_line.split(), certified.par
+    code, line, par = certified.stored_code.code, certified.par_line.split(), certified.par
     assert par is not None
     make_result(named("matcher"), code, line, daily=certified)  # the par line itself: exactly par moves
     make_result(named("beater"), code, line, daily=certified, moves=par - 3)  # a shorter win
@@ -48,12 +48,12 @@ def test_the_par_line_steps_through_the_replay_viewer_like_a_players_game(certif
     start = client.get(url).json()
     line = certified.par_line.split()
     assert start["step"] == 0 and start["steps"] == len(line) and start["token"] is None
-    assert start["state"] == Game.from_code(certified.deal.code).state()
+    assert start["state"] == Game.from_code(certified.stored_code.code).state()
     assert start["daily"] == {
         "board": certified.board,
         "date": "2020-03-02",
         "variant": "RU1-C",
-        "code": certified.deal.code,
+        "code": certified.stored_code.code,
         "par": certified.par,
     }
     end = client.get(url, {"step": len(line)}).json()

@@ -24,9 +24,9 @@ def test_past_days_newest_first_with_players_and_leader(api: APIClient) -> None:
     yesterday = daily_of(TODAY - dt.timedelta(days=1), "SP1-S4C", "SP1-S4C-AAAAAAC")
     other = daily_of(TODAY - dt.timedelta(days=1), "RU1-C", "RU1-C-AAAAAAC")
     daily_of(TODAY, "SP1-S4C", "SP1-S4C-AAAAAAE")  # today's board is live, not archived
-    make_result(alice, old.deal.code, daily=old, score=400, sequences=0, moves=100)
-    make_result(bob, old.deal.code, daily=old, score=450, sequences=0, moves=50)
-    make_result(alice, yesterday.deal.code, daily=yesterday, score=300, sequences=0, moves=10)
+    make_result(alice, old.stored_code.code, daily=old, score=400, sequences=0, moves=100)
+    make_result(bob, old.stored_code.code, daily=old, score=450, sequences=0, moves=50)
+    make_result(alice, yesterday.stored_code.code, daily=yesterday, score=300, sequences=0, moves=10)
     doc = api.get("/api/leaderboards/archive").json()
     assert [day["date"] for day in doc["days"]] == [yesterday.date.isoformat(), old.date.isoformat()]
     first = {b["variant"]: b for b in doc["days"][0]["boards"]}
@@ -72,7 +72,7 @@ def test_all_time_wins_and_streaks_come_from_the_statistics(api: APIClient) -> N
     alice, bob = named("alice"), named("bob")
     for day in (3, 2, 1):
         daily = daily_of(TODAY - dt.timedelta(days=day), "SD1-S1", f"SD1-S1-AAAAAA{'BCD'[day - 1]}")
-        make_result(alice, daily.deal.code, daily=daily, won=True, sequences=4, score=800)
+        make_result(alice, daily.stored_code.code, daily=daily, won=True, sequences=4, score=800)
     make_result(bob, "SD1-S1-AAAAAAE", won=True, sequences=4, score=800, undos=1)  # a win, not a clean one
     wins = api.get("/api/leaderboards/all-time/SD1-S1", {"by": "wins"}).json()["entries"]
     assert [(e["player"], e["wins"], e["clean_wins"]) for e in wins] == [("alice", 3, 3), ("bob", 1, 0)]

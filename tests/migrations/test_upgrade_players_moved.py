@@ -40,7 +40,7 @@ board = parse_board("code:SP1-S1C-AAAAAAB")
 before = selectors.leaderboard(board=board, viewer=None)["total"]
 old_results = sorted(Result.objects.values_list("player__username", "source"))
 carol = Player.objects.create_user(username="carol", password="correct horse battery")
-status, body = submit_log(player=carol, code="SP1-S1C-AAAAAAB", moves=["D"])
+status, body = submit_log(player=carol, code="SP1-S1C-AAAAAAB", log=["D"])
 after = selectors.leaderboard(board=board, viewer=carol)
 room = Room.objects.get()
 print(json.dumps({

@@ -44,7 +44,7 @@ def build_world() -> World:
     alice, bob = make_player("alice"), make_player("bob")
     session, created = services.start_session(player=alice, daily=VARIANT)
     assert created and session.ranked
-    code = session.deal.code
+    code = session.stored_code.code
     plan = legal_plan(code, 6)
     for token in plan:
         services.apply_action(player=alice, session_id=session.pk, token=token)

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.engine import Game
-from games.models import Daily, Deal, GameSession, Player, Result, Room
+from games.models import Daily, GameSession, Player, Result, Room, StoredCode
 from games.secret_codes import CANNOT_BE_PLAYED
 from tests.conftest import make_player
 from tests.leaderboard.factories import daily_of, legal_walk
@@ -92,7 +92,7 @@ def test_the_daily_stays_secret_until_one_in_the_morning_of_the_next_day() -> No
 def test_todays_long_daily_code_is_refused_like_any_secret() -> None:
     player = make_player("ranked")
     session, _ = services.start_session(player=player, daily="SP1-S4C")
-    code = session.deal.code
+    code = session.stored_code.code
     assert len(code) == 28
     bodies = _refused_everywhere(_as(make_player("cheater")), code)
     assert bodies[0]["error"]["message"] == CANNOT_BE_PLAYED
@@ -105,8 +105,8 @@ def test_a_hidden_races_code_is_refused_and_its_results_rank_only_when_the_race_
     room_id = _as(host).post("/api/rooms", {"variant": "SD1-S1"}, format="json").json()["id"]
     code = Room.objects.get(pk=room_id).code
     cheater = _as(make_player("cheater"))
-    lobby_bodies = _refused_everywhere(cheater, code)  # in the lobby: no Deal row exists, none is made
-    assert not Deal.objects.filter(code=code).exists()
+    lobby_bodies = _refused_everywhere(cheater, code)  # in the lobby: no StoredCode row exists, none is made
+    assert not StoredCode.objects.filter(code=code).exists()
 
     assert _as(rival).post(f"/api/rooms/{room_id}/join").status_code == 200
     assert _as(host).post(f"/api/rooms/{room_id}/start").status_code == 200

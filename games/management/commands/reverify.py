@@ -22,22 +22,22 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         checked = changed = 0
-        query = Result.objects.select_related("deal").order_by("pk")
+        query = Result.objects.select_related("stored_code").order_by("pk")
         for result in query.iterator(chunk_size=options["batch"]):
             checked += 1
             tokens = result.log.split()
             try:
-                outcome = verify(result.deal.code, tokens)
+                outcome = verify(result.stored_code.code, tokens)
             except Refused as refused:
                 changed += 1
-                self.stdout.write(f"result {result.pk} ({result.deal.code}): now refused: {refused}")
+                self.stdout.write(f"result {result.pk} ({result.stored_code.code}): now refused: {refused}")
                 continue
             stored = (result.score, result.moves, result.won, result.sequences, result.cards_home)
             now = (outcome.score, outcome.moves, outcome.won, outcome.sequences, outcome.cards_home)
             if stored != now or outcome.actions != result.actions:
                 changed += 1
                 self.stdout.write(
-                    f"result {result.pk} ({result.deal.code}): stored score/moves/won/sequences/cards_home "
+                    f"result {result.pk} ({result.stored_code.code}): stored score/moves/won/sequences/cards_home "
                     f"{stored} but replay gives {now}"
                 )
             if checked % 1000 == 0:

@@ -1,4 +1,4 @@
-"""Game codes as stored deals: parsing input, fresh random deals, one Deal row per code."""
+"""Game codes: parsing input, fresh random codes, and the one StoredCode row of each code used."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from games import refusals
 from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
-from games.models import Deal
+from games.models import StoredCode
 from web.database.prepared import fetchone
 from web.errors import Unprocessable
 
@@ -55,26 +55,26 @@ def fresh_code(variant: str, *, long: bool = False) -> GameCode:
 # Get or make in one statement (PostgreSQL, SQLite >= 3.35): the no-op update makes RETURNING give
 # the existing row's id too, and a concurrent first use waits on the unique index instead of failing,
 # so it needs no savepoint and joins the caller's transaction (a submission's result's).
-_DEAL = f"""INSERT INTO {Deal._meta.db_table} (code, game, variant, created_at) VALUES (%s, %s, %s, %s)
+_STORED_CODE = f"""INSERT INTO {StoredCode._meta.db_table} (code, game, variant, created_at) VALUES (%s, %s, %s, %s)
 ON CONFLICT (code) DO UPDATE SET code = excluded.code
 RETURNING id"""
 
 
-def deal_statement(code: GameCode) -> tuple[str, list[Any]]:
-    """The get-or-make of the code's deal, whose row is its id (stored_deal)."""
+def stored_code_statement(code: GameCode) -> tuple[str, list[Any]]:
+    """The get-or-make of the code's StoredCode row, whose row is its id (stored_code_row)."""
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    return _DEAL, [str(code), code.game, code.variant, now]
+    return _STORED_CODE, [str(code), code.game, code.variant, now]
 
 
-def stored_deal(code: GameCode, deal_id: int) -> Deal:
-    """The Deal of `code` stored as `deal_id`; created_at is left deferred (an existing deal keeps
+def stored_code_row(code: GameCode, stored_code_id: int) -> StoredCode:
+    """The StoredCode of `code` stored as `stored_code_id`; created_at is left deferred (an existing row keeps
     its own, read only if asked for)."""
-    values = [deal_id, str(code), code.game, code.variant]
-    return Deal.from_db(connection.alias, ["id", "code", "game", "variant"], values)
+    values = [stored_code_id, str(code), code.game, code.variant]
+    return StoredCode.from_db(connection.alias, ["id", "code", "game", "variant"], values)
 
 
-def deal_for(code: GameCode) -> Deal:
-    """The stored Deal of a code, made on first use (safe under concurrent first uses)."""
-    row = fetchone(*deal_statement(code))
+def stored_code_for(code: GameCode) -> StoredCode:
+    """The StoredCode row of a code, made on first use (safe under concurrent first uses)."""
+    row = fetchone(*stored_code_statement(code))
     assert row is not None  # an upsert always gives its row
-    return stored_deal(code, row[0])
+    return stored_code_row(code, row[0])

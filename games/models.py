@@ -234,7 +234,6 @@ class Result(models.Model):
         indexes = [
             models.Index(fields=["player", "-finished_at"], name="result_player_recent"),
             models.Index(fields=["board"], name="result_board"),
-            models.Index(fields=["stored_code"], name="result_stored_code"),
         ]
 
     def __str__(self) -> str:

@@ -24,6 +24,7 @@ from games import play_repository as play
 from games.models import GameAction, GameSession, Player
 from games.players import token_auth
 from tests.conftest import make_player
+from tests.games.play_helpers import follow
 from tests.security.snapshot import snapshot
 from web.database import group_commit
 from web.redis_clients import shared_client
@@ -67,9 +68,14 @@ async def open_socket(session: GameSession, token: str) -> tuple[WebsocketCommun
     return socket, hello
 
 
-async def act(socket: WebsocketCommunicator, token: str, at: int | None = None) -> dict[str, Any]:
+async def act(
+    socket: WebsocketCommunicator, token: str, at: int | None = None, seen: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The answer to an action: a refusal as sent, else the document the client holds after it
+    (`seen` with the delta merged in, as the browser does)."""
     await socket.send_json_to({"type": "action", "action": token, **({"at": at} if at else {})})
-    return dict(await socket.receive_json_from(timeout=5))
+    frame = dict(await socket.receive_json_from(timeout=5))
+    return frame if frame["type"] == "error" or seen is None else follow(seen, frame)
 
 
 def threaded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -99,10 +105,10 @@ async def test_the_loop_answers_what_the_database_thread_answers_and_after_the_c
     slow_socket, slow_seen = await open_socket(slow, token)
     for at in range(1, 9):
         move = fast_seen["legal"][0]
-        fast_seen = await act(fast_socket, move, at)
+        fast_seen = await act(fast_socket, move, at, fast_seen)
         assert await database_sync_to_async(stored_count)(fast.id) == (at, at)  # stored when answered
         live.forget(slow.id)  # a cache miss: the database thread judges on the stored state
-        slow_seen = await act(slow_socket, move, at)
+        slow_seen = await act(slow_socket, move, at, slow_seen)
         assert {k: v for k, v in fast_seen.items() if k not in _OWN} == {
             k: v for k, v in slow_seen.items() if k not in _OWN
         }
@@ -119,7 +125,7 @@ async def test_an_action_refused_on_the_loop_changes_nothing(monkeypatch: pytest
     calls = threaded(monkeypatch)
     await listening()
     socket, seen = await open_socket(session, token)
-    seen = await act(socket, seen["legal"][0], 1)
+    seen = await act(socket, seen["legal"][0], 1, seen)
     settings.RATE_ACTIONS = 0  # the next action is over this game's budget
     before = await database_sync_to_async(snapshot)()
     refused = await act(socket, seen["legal"][0], 2)
@@ -205,7 +211,7 @@ async def test_a_kept_sign_in_ends_with_a_revocation_from_another_process(monkey
     await listening()
     socket, seen = await open_socket(session, token)
     for at in (1, 2):
-        seen = await act(socket, seen["legal"][0], at)
+        seen = await act(socket, seen["legal"][0], at, seen)
     assert calls == [str(session.id)]  # the second action's sign-in was the kept one
     witness = sign_ins.SignIn(player.pk)  # lapses with the socket's, when the publication is heard
     witness.arm(witness.arming(), timezone.now() + dt.timedelta(hours=1))

@@ -28,13 +28,9 @@ class Board:
     clean: bool = False  # the clean twin: results without an undo only
 
     @property
-    def russian(self) -> bool:
-        return goal_of(self.variant) == "cards_home"
-
-    @property
     def progress_field(self) -> str:
         """What an entry counts towards the goal: cards home (Russian) or sequences removed."""
-        return "cards_home" if self.russian else "sequences"
+        return goal_of(self.variant)
 
 
 def clean_twin(board: str) -> str:

@@ -7,6 +7,7 @@ The browser holds no rules: the picker, the daily list and every variant's name 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
@@ -31,6 +32,7 @@ def _parts(variant: str) -> GameCode:
     return GameCode.from_variant(variant, 0)
 
 
+@functools.cache  # a few dozen variants exist; a board read asks once per entry
 def goal_of(variant: str) -> str:
     """What a win of `variant` counts, as results name it: ``sequences`` or ``cards_home`` (the layout's)."""
     return LAYOUTS[_parts(variant).game].goal

@@ -52,6 +52,25 @@ def _fresh_cache() -> Iterator[None]:
     yield
 
 
+class StillClock:
+    """The limiter's clock, standing still: a window it opened cannot close mid-test."""
+
+    now = 1_000.25
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> StillClock:
+    """For the one-second limits, where a slow run could outlast the window it counts in."""
+    from web import ratelimit
+
+    clock = StillClock()
+    monkeypatch.setattr(ratelimit, "time", clock)
+    return clock
+
+
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()

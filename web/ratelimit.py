@@ -1,24 +1,26 @@
-"""Fixed-window rate limits: one counter per (bucket, subject, window).
+"""Rate limits: one counter per (bucket, subject), whose window opens at its first hit.
 
-With Redis the counter is one INCR round trip (EXPIRE too on a window's
-first hit) on a process-wide connection pool (Django's cache client is
-rebuilt per request under ASGI); without Redis, the local-memory cache.
-The per-action limit of play is counted in each process instead
-(`hit_in_process`). A refusal carries the seconds until the window ends,
-for Retry-After. If Redis is down, limits fail open: play goes on while
-Redis is away.
+A window that opens at the first hit, rather than on the clock's boundaries, cannot be reset by the
+clock turning over between two attempts: a limit of five failed log-ins in five minutes is five,
+never ten across a boundary, and a refusal's Retry-After is the true time left.
+
+With Redis the counter is one round trip (SET NX EX, INCR and PTTL in one transaction, so a counter
+never lives without its expiry) on a process-wide connection pool (Django's cache client is rebuilt
+per request under ASGI); without Redis, and for the per-action limit of play (`hit_in_process`,
+where a Redis round trip per action cost a tenth of a worker's CPU), a table in this process. If
+Redis is down, limits fail open: play goes on while Redis is away.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from typing import cast
 
 import redis
 from django.conf import settings
-from django.core.cache import cache
 from django.utils.translation import gettext, ngettext
 
 from web.errors import RateLimited
@@ -26,10 +28,46 @@ from web.redis_clients import shared_client
 
 log = logging.getLogger(__name__)
 
-# bucket -> (window start, count per subject): one window per bucket, so its size is bounded by
-# the subjects seen within one window.
-_local_windows: dict[str, tuple[int, dict[str, int]]] = {}
-_local_lock = threading.Lock()
+
+class _InProcess:
+    """Counters of this process: key -> [window's end on the monotonic clock, count]."""
+
+    SWEEP_EVERY = 1024  # new windows between sweeps of the expired ones: the table stays bounded
+
+    def __init__(self) -> None:
+        self._windows: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+        self._opened = 0
+
+    def count(self, key: str, seconds: int) -> tuple[int, float]:
+        """Count one hit; the window's count and the seconds left in it."""
+        now = time.monotonic()
+        with self._lock:
+            window = self._windows.get(key)
+            if window is None or window[0] <= now:
+                window = self._windows[key] = [now + seconds, 0]
+                self._opened += 1
+                if self._opened % self.SWEEP_EVERY == 0:
+                    self._sweep(now)
+            window[1] += 1
+            return int(window[1]), window[0] - now
+
+    def uncount(self, key: str) -> None:
+        with self._lock:
+            window = self._windows.get(key)
+            if window is not None and window[1] > 0:
+                window[1] -= 1
+
+    def clear(self) -> None:
+        with self._lock:
+            self._windows.clear()
+
+    def _sweep(self, now: float) -> None:
+        for key in [key for key, (end, _) in self._windows.items() if end <= now]:
+            del self._windows[key]
+
+
+_in_process = _InProcess()
 
 
 def _redis() -> redis.Redis | None:
@@ -37,46 +75,33 @@ def _redis() -> redis.Redis | None:
     return shared_client(url) if url else None
 
 
-def _window(bucket: str, subject: str, seconds: int) -> tuple[str, int]:
-    start, retry_after = _window_start(seconds)
-    return f"rl:{bucket}:{subject}:{start}", retry_after
+def _key(bucket: str, subject: str) -> str:
+    return f"rl:{bucket}:{subject}"
 
 
-def _window_start(seconds: int) -> tuple[int, int]:
-    """The current window's start and the whole seconds until it ends (for Retry-After)."""
-    now = time.time()
-    start = int(now // seconds) * seconds
-    return start, max(1, int(start + seconds - now + 0.999))
-
-
-def _refuse(message: str, retry_after: int) -> RateLimited:
+def _refuse(message: str, seconds_left: float) -> RateLimited:
+    retry_after = max(1, math.ceil(seconds_left))
     wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", retry_after) % {"n": retry_after}
     return RateLimited(f"{gettext(message)} {wait}", retry_after=retry_after)
 
 
-def _count(key: str, seconds: int) -> int:
+def _count(key: str, seconds: int) -> tuple[int, float]:
+    """Count one hit in Redis, or in this process without it: the count and the seconds left."""
     client = _redis()
-    if client is not None:
-        # One INCR; the window's first hit also sets the expiry. A key left without one (Redis lost
-        # between the two) only holds a past window's count: its name carries the window's start.
-        count = cast(int, client.incr(key))  # redis-py types the sync client's replies as Awaitable | Any
-        if count == 1:
-            client.expire(key, seconds + 1)
-        return count
-    if cache.add(key, 1, timeout=seconds + 1):
-        return 1
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # the key expired between add and incr
-        cache.add(key, 1, timeout=seconds + 1)
-        return 1
+    if client is None:
+        return _in_process.count(key, seconds)
+    with client.pipeline(transaction=True) as pipe:
+        pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
+        pipe.incr(key)
+        pipe.pttl(key)
+        _, count, left_ms = pipe.execute()
+    return cast(int, count), max(cast(int, left_ms), 0) / 1000
 
 
 def record(bucket: str, subject: str, *, seconds: int) -> int:
-    """Count one event in the current window and return the window's count (0 if Redis is down)."""
-    key, _ = _window(bucket, subject, seconds)
+    """Count one event in the subject's window and return the window's count (0 if Redis is down)."""
     try:
-        return _count(key, seconds)
+        return _count(_key(bucket, subject), seconds)[0]
     except (redis.RedisError, OSError):
         log.warning("rate limit %s not counted: Redis unavailable", bucket)
         return 0
@@ -84,54 +109,45 @@ def record(bucket: str, subject: str, *, seconds: int) -> int:
 
 def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
     """Count one event; raise RateLimited once more than `limit` fall in the window."""
-    if record(bucket, subject, seconds=seconds) > limit:
-        raise _refuse(message, _window(bucket, subject, seconds)[1])
+    take(bucket, subject, limit=limit, seconds=seconds, message=message)
 
 
 def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> str:
     """Count one attempt before doing what it attempts (one atomic INCR, so concurrent attempts
     cannot all slip under the limit) and return its counter's key, for `give_back` when the
     attempt turns out not to count (a log-in that succeeded). Raise RateLimited past `limit`."""
-    key, retry_after = _window(bucket, subject, seconds)
+    key = _key(bucket, subject)
     try:
-        count = _count(key, seconds)
+        count, left = _count(key, seconds)
     except (redis.RedisError, OSError):
         log.warning("rate limit %s not counted: Redis unavailable", bucket)
         return key
     if count > limit:
-        raise _refuse(message, retry_after)
+        raise _refuse(message, left)
     return key
 
 
 def give_back(key: str) -> None:
-    """Uncount an attempt `take` counted (its window's counter, even if a new window began)."""
+    """Uncount an attempt `take` counted, if its window is still open."""
+    client = _redis()
+    if client is None:
+        _in_process.uncount(key)
+        return
     try:
-        client = _redis()
-        if client is not None:
-            if cast(int, client.decr(key)) <= 0:
-                client.delete(key)  # a DECR of an expired counter left one without an expiry
-        else:
-            cache.decr(key)
-    except (redis.RedisError, OSError, ValueError):  # Redis away, or the window's counter expired
+        if cast(int, client.decr(key)) <= 0:
+            client.delete(key)  # at nothing, or a DECR of an expired counter made one without expiry
+    except (redis.RedisError, OSError):  # Redis away: the attempt stays counted until its window ends
         pass
 
 
 def hit_in_process(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
-    """`hit`, counted in this process only: for the per-action limit on the play path, where a
-    Redis round trip per action cost a tenth of a worker's CPU. The bound is then `limit` per
-    worker process, and it holds while Redis is away."""
-    start, retry_after = _window_start(seconds)
-    with _local_lock:
-        window = _local_windows.get(bucket)
-        if window is None or window[0] != start:
-            window = _local_windows[bucket] = (start, {})  # a new window: last window's subjects go
-        counts = window[1]
-        count = counts[subject] = counts.get(subject, 0) + 1
+    """`hit`, counted in this process only: the bound is then `limit` per worker process, and it
+    holds while Redis is away."""
+    count, left = _in_process.count(_key(bucket, subject), seconds)
     if count > limit:
-        raise _refuse(message, retry_after)
+        raise _refuse(message, left)
 
 
 def clear_in_process() -> None:
     """Forget this process's own counters (tests start each from nothing)."""
-    with _local_lock:
-        _local_windows.clear()
+    _in_process.clear()

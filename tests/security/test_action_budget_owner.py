@@ -3,7 +3,6 @@ its id answer 404 (as for a missing game), change nothing and leave the budget w
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,16 +11,9 @@ from games.services import start_session
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 from tests.security.test_rate_limits import as_player
-from web import ratelimit
 
 pytestmark = pytest.mark.django_db
 CODE = "SP1-S1C-AAAAAAA"
-
-
-@pytest.fixture
-def still_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One-second windows: the limiter's clock stands still, so the window cannot turn over."""
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000.25))
 
 
 @pytest.mark.usefixtures("still_clock")

@@ -3,7 +3,6 @@ changes nothing, and that does not spill over onto another player."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -56,11 +55,8 @@ def test_sign_ups_per_address(settings: Any) -> None:
     assert elsewhere.status_code == 201  # another address is not held back
 
 
-def test_failed_log_ins_per_name(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_log_ins_per_name(settings: Any) -> None:
     settings.RATE_LOGIN_FAILURES = 3
-    # Five-minute windows: hold the limiter's clock still, or a slow run that crosses a window's end
-    # starts counting afresh and the fourth attempt is let through.
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000.25))
     make_player("carol", PASSWORD)
     make_player("dave", PASSWORD)
     for _ in range(3):
@@ -78,10 +74,9 @@ def test_failed_log_ins_per_name(settings: Any, monkeypatch: pytest.MonkeyPatch)
     )
 
 
-def test_actions_per_session(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("still_clock")
+def test_actions_per_session(settings: Any) -> None:
     settings.RATE_ACTIONS = 3
-    # One-second windows: hold the limiter's clock still so the window cannot turn over mid-test.
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000.25))
     alice, bob = make_player("alice"), make_player("bob")
     mine, _ = start_session(player=alice, code=CODE)
     theirs, _ = start_session(player=bob, code=CODE)
@@ -109,10 +104,9 @@ def test_submissions_per_player(settings: Any) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("socket_cleanup")
-async def test_actions_over_the_socket_are_limited_too(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("socket_cleanup", "still_clock")
+async def test_actions_over_the_socket_are_limited_too(settings: Any) -> None:
     settings.RATE_ACTIONS = 2
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_000_000.25))
 
     def prepare() -> tuple[str, str]:
         player = make_player("sally")
@@ -146,19 +140,30 @@ def test_a_window_counter_in_redis_expires_after_its_window(settings: Any) -> No
     assert client is not None, "the suite runs against Redis"
     subject = f"expiry-{id(settings)}"
     counts = [ratelimit.record("probe", subject, seconds=60) for _ in range(3)]
-    key, _ = ratelimit._window("probe", subject, 60)
     assert counts == [1, 2, 3]
-    assert 0 < client.ttl(key) <= 61  # set on the window's first hit, not left to live forever
+    assert 0 < client.ttl(ratelimit._key("probe", subject)) <= 60  # set on the first hit, never left to live forever
 
 
-def test_the_in_process_limit_counts_per_subject_and_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = SimpleNamespace(time=lambda: 2_000_000.5)
-    monkeypatch.setattr(ratelimit, "time", clock)
+@pytest.mark.redis
+def test_a_refusal_from_redis_says_the_time_left_in_the_window() -> None:
+    message = "Too many."
     for _ in range(2):
-        ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
+        ratelimit.hit("probe", "left", limit=2, seconds=90, message=message)
+    with pytest.raises(ratelimit.RateLimited) as refused:
+        ratelimit.hit("probe", "left", limit=2, seconds=90, message=message)
+    left = refused.value.retry_after
+    assert 88 <= left <= 90 and f"Try again in {left} seconds." in str(refused.value)
+
+
+def test_the_in_process_limit_counts_per_subject_in_a_window_opened_by_the_first_hit(still_clock: Any) -> None:
+    clock = still_clock
+    clock.now = 1_000.9  # just before a whole second: a window on the clock's boundaries would end now
+    ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
+    clock.now = 1_001.2
+    ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
     with pytest.raises(ratelimit.RateLimited) as refused:
         ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
     assert refused.value.retry_after == 1 and "Try again in 1 second." in str(refused.value)
     ratelimit.hit_in_process("probe", "game-2", limit=2, seconds=1, message="Too many.")  # another game
-    clock.time = lambda: 2_000_001.0  # the next window starts from nothing
+    clock.now = 1_001.9  # a second after the first hit: the next window starts from nothing
     ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")

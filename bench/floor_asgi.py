@@ -4,7 +4,8 @@
 check, session and token auth, `JsonConsumer` framing and flood control)
 and answers each message with a fixed document of the size of a play
 answer; `/bench/hop/` adds the trip to a database thread every action
-makes; `/bench/raw/` is a bare ASGI WebSocket loop under the same daphne.
+makes; `/bench/raw/` is a bare ASGI WebSocket loop under the same daphne, and `/bench/raw-http/`
+a bare ASGI HTTP answer of `FLOOR_HTTP_BYTES` (the size of a board page).
 Together with the real `/ws/play/` they split an action's cost into the
 server's floor, Channels' share and the game's share. Only `bench/` loads
 this module: the service never serves these paths.
@@ -57,6 +58,9 @@ echo = AllowedHostsOriginValidator(
     )
 )
 _RAW_REPLY = "x" * REPLY_BYTES
+HTTP_BYTES = int(os.environ.get("FLOOR_HTTP_BYTES", "6000"))
+_RAW_HTTP_BODY = b'{"x":"' + b"x" * max(0, HTTP_BYTES - 8) + b'"}'
+_RAW_HTTP_HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(_RAW_HTTP_BODY)).encode())]
 
 
 async def raw(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -71,8 +75,18 @@ async def raw(scope: dict[str, Any], receive: Any, send: Any) -> None:
             return
 
 
+async def raw_http(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 200, "headers": _RAW_HTTP_HEADERS})
+    await send({"type": "http.response.body", "body": _RAW_HTTP_BODY})
+
+
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     where = scope.get("path", "")
+    if scope["type"] == "http" and where == "/bench/raw-http/":
+        await raw_http(scope, receive, send)
+        return
     if scope["type"] == "websocket" and where.startswith("/bench/raw/"):
         await raw(scope, receive, send)
     elif scope["type"] == "websocket" and where.startswith(("/bench/echo/", "/bench/hop/")):

@@ -9,6 +9,12 @@ variants), plays `--actions` legal actions into each stored log, then:
   2. opens one `/ws/play/{id}/` socket per session to ONE daphne worker and
      reads its resident memory before and after: bytes per open socket,
      which includes that session's entry in the worker's live cache.
+
+With `--floor`, also the same count of sockets to a fresh worker each (the
+stack runs three, on bench/floor_asgi.py, which serves the service too) at
+`/bench/raw/` (a bare ASGI WebSocket under daphne: Twisted and autobahn only)
+and `/bench/echo/` (the play socket's stack without a game, bench/floor_asgi.py):
+what any socket costs before the game keeps anything for it.
 """
 
 from __future__ import annotations
@@ -94,8 +100,12 @@ def live_cache_bytes(ids: list[str]) -> tuple[int, float]:
     return used, seconds
 
 
-async def open_sockets(stack: Stack, sessions: list[tuple[str, str]], concurrency: int) -> list:
-    port = stack.ports[0]
+async def open_sockets(
+    stack: Stack, sessions: list[tuple[str, str]], concurrency: int, path: str, first: str, worker: int
+) -> list:
+    """One socket per (session, token) at `path` of one worker; each has answered (its first frame
+    holds `first`)."""
+    port = stack.ports[worker]
     gate = asyncio.Semaphore(concurrency)
     http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=120))
     sockets = []
@@ -103,15 +113,58 @@ async def open_sockets(stack: Stack, sessions: list[tuple[str, str]], concurrenc
     async def one(session_id: str, token: str) -> None:
         async with gate:
             ws = await http.ws_connect(
-                f"ws://127.0.0.1:{port}/ws/play/{session_id}/",
+                f"ws://127.0.0.1:{port}{path.format(session_id)}",
                 headers={"Authorization": f"Token {token}", "Origin": f"http://127.0.0.1:{port}"},
             )
-            first = await ws.receive(timeout=60)
-            assert first.data.startswith('{"type":"session"'), first.data[:200]
+            if path.startswith("/bench/"):
+                await ws.send_str('{"type":"action","action":"D"}')  # the echoes answer a message
+            frame = await ws.receive(timeout=60)
+            assert first in frame.data[:40], frame.data[:200]
             sockets.append(ws)
 
     await asyncio.gather(*(one(s, t) for s, t in sessions))
     return [http, sockets]
+
+
+def socket_bytes(
+    stack: Stack,
+    sessions: list[tuple[str, str]],
+    concurrency: int,
+    path: str = "/ws/play/{}/",
+    first: str = "session",
+    worker: int = 0,
+) -> tuple[int, int, float]:
+    """The resident bytes of one worker before and after opening a socket per session at `path`
+    (held open while measured), and the seconds the opening took."""
+    pid = stack.pids()[worker]
+    time.sleep(1.0)
+    before = rss_bytes(pid)
+    loop = asyncio.new_event_loop()
+    t0 = time.perf_counter()
+    http, sockets = loop.run_until_complete(open_sockets(stack, sessions, concurrency, path, first, worker))
+    opened = time.perf_counter() - t0
+    time.sleep(1.0)
+    after = rss_bytes(pid)
+
+    async def close() -> None:
+        await asyncio.gather(*(ws.close() for ws in sockets))
+        await http.close()
+
+    loop.run_until_complete(close())
+    loop.close()
+    return before, after, opened
+
+
+def floors(stack: Stack, count: int, concurrency: int, token: str) -> None:
+    """Bytes per socket of the bare ASGI socket and of the play socket's stack, on workers 1 and 2."""
+    print(f"\nthe floor: {count:,} sockets to a fresh worker each")
+    for worker, path, first, what in (
+        (1, "/bench/raw/", "x", "a bare ASGI WebSocket (daphne, Twisted, autobahn)"),
+        (2, "/bench/echo/", "session", "the play socket's stack, no game (origin, auth, Channels, JsonConsumer)"),
+    ):
+        sessions = [(str(n), token) for n in range(count)]
+        before, after, _ = socket_bytes(stack, sessions, concurrency, path, first, worker)
+        print(f"  {path:<13} {(after - before) / count:,.0f} bytes per open socket: {what}")
 
 
 def main() -> int:
@@ -119,12 +172,16 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--actions", type=int, default=50, help="legal actions in each session's log")
     parser.add_argument("--concurrency", type=int, default=50, help="sockets being opened at once")
+    parser.add_argument("--floor", action="store_true", help="first, bytes per bare and per echo socket")
     args = parser.parse_args()
     if args.sessions > 15_000:
         parser.error("bounded: at most 15,000 sessions (file descriptors)")
-    with Stack(workers=1, time_limit=300 + args.sessions / 20) as stack:
+    app = "bench.floor_asgi:application" if args.floor else "config.asgi:application"
+    with Stack(workers=3 if args.floor else 1, time_limit=300 + args.sessions / 10, app=app) as stack:
         stack.django()
         players = make_players(100)
+        if args.floor:
+            floors(stack, args.sessions, args.concurrency, players[0][1])
         t0 = time.perf_counter()
         sessions = make_sessions(players, args.sessions, args.actions)
         print(f"{len(sessions):,} sessions with {args.actions} actions each stored in {time.perf_counter() - t0:.1f} s")
@@ -136,31 +193,16 @@ def main() -> int:
             f"session (rebuilt by replay in {seconds:.1f} s)"
         )
 
-        pid = stack.pids()[0]
-        time.sleep(1.0)
-        before = rss_bytes(pid)
-        loop = asyncio.new_event_loop()
-        t0 = time.perf_counter()
-        http, sockets = loop.run_until_complete(open_sockets(stack, sessions, args.concurrency))
-        opened = time.perf_counter() - t0
-        time.sleep(1.0)
-        after = rss_bytes(pid)
-        per = (after - before) / len(sockets)
+        before, after, opened = socket_bytes(stack, sessions, args.concurrency)
+        per = (after - before) / len(sessions)
         print(
             f"  one daphne worker: RSS {before / 2**20:,.1f} MiB idle, {after / 2**20:,.1f} MiB with "
-            f"{len(sockets):,} open play sockets (opened in {opened:.1f} s)"
+            f"{len(sessions):,} open play sockets (opened in {opened:.1f} s)"
         )
         print(
             f"  = {per:,.0f} bytes per open socket, its session's cache entry included; "
             f"{per - used / len(sessions):,.0f} bytes per socket without it"
         )
-
-        async def close() -> None:
-            await asyncio.gather(*(ws.close() for ws in sockets))
-            await http.close()
-
-        loop.run_until_complete(close())
-        loop.close()
     return 0
 
 

@@ -96,12 +96,14 @@ def test_live_push_reaches_every_watcher() -> None:
 
 
 def test_memory() -> None:
-    out = run("memory.py", "--sessions", "20", "--actions", "10")
-    assert "bytes per session" in out and "bytes per open socket" in out
+    out = run("memory.py", "--sessions", "20", "--actions", "10", "--floor")
+    assert "bytes per session" in out and "bytes per open socket, its session's cache entry included" in out
+    assert "/bench/raw/" in out and "/bench/echo/" in out  # the floor, before the game keeps anything
 
 
 def test_floor_measures_the_three_sockets_side_by_side() -> None:
-    out = run("floor.py", "--clients", "3", "--duration", "1", "--warmup", "0.3")
+    out = run("floor.py", "--clients", "3", "--duration", "1", "--warmup", "0.3", "--http-requests", "50")
+    assert "GET /bench/raw-http/ (6,000 bytes, sequential): count 50" in out and "/request" in out
     for socket in ("/bench/raw/", "/bench/echo/", "/bench/hop/"):
         assert f"{socket:<14}: count" in out and "/message" in out
     assert "refereed play direct to the workers, 3 players" in out and "unanswered 0, errors 0" in out

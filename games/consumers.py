@@ -17,6 +17,7 @@ from web.errors import NotAuthenticated, ServiceError, Unavailable
 from web.sockets.auth import signed_in_until
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
 from web.sockets.consumer import JsonConsumer, in_database_thread
+from web.sockets.frames import Frame, Outlet
 from web.sockets.sign_ins import SignIn
 from web.views import UNAVAILABLE
 
@@ -79,6 +80,7 @@ class PlayConsumer(JsonConsumer):
 
     async def connect(self) -> None:
         await self.accept()
+        self.outlet = Outlet(self.base_send)  # answers written straight to the socket (web/sockets/frames.py)
         user = signed_in_player(self.scope.get("user"))
         self.session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
         if user is None:
@@ -107,7 +109,7 @@ class PlayConsumer(JsonConsumer):
         """Every session document this socket sends leaves through here: the whole of it first, then
         what changed since the last one (docs/api.md)."""
         frame, self.sent = session_delta.next_frame(document, self.sent)
-        await self.send(text_data=frame.decode())
+        await self.outlet.put(Frame.of_json(frame))
 
     async def receive_message(self, message: dict[str, Any]) -> None:
         if message["type"] not in {"action", "finish", "why", "sync"}:

@@ -168,19 +168,7 @@ class Socket:
         if self.closed:
             return  # e.g. a push that was on its way when the drain closed this socket
         if kind == "websocket.send":
-            if self.asked_at:
-                seconds = time.perf_counter() - self.asked_at
-                self.asked_at = 0.0
-                metrics.SOCKET_ANSWER_SECONDS.labels(self.kind).observe(seconds)
-                if access.isEnabledFor(logging.DEBUG):
-                    access.debug(
-                        "socket message %d answered",
-                        self.messages,
-                        extra={
-                            "request_id": self.request_id,
-                            "fields": {"kind": self.kind, "ms": round(seconds * 1000, 2)},
-                        },
-                    )
+            self.frame_sent()
         elif kind == "websocket.accept":
             self.accepted = True
             metrics.OPEN_SOCKETS.labels(self.kind).inc()
@@ -188,6 +176,23 @@ class Socket:
             self.closed = True
             self.close_code = message.get("code", 1000)
         await self.server_send(message)
+
+    def frame_sent(self) -> None:
+        """A frame went to the client, through `send` or written straight to the server's socket
+        (web.sockets.frames): the first after a client message answers it."""
+        if self.asked_at:
+            seconds = time.perf_counter() - self.asked_at
+            self.asked_at = 0.0
+            metrics.SOCKET_ANSWER_SECONDS.labels(self.kind).observe(seconds)
+            if access.isEnabledFor(logging.DEBUG):
+                access.debug(
+                    "socket message %d answered",
+                    self.messages,
+                    extra={
+                        "request_id": self.request_id,
+                        "fields": {"kind": self.kind, "ms": round(seconds * 1000, 2)},
+                    },
+                )
 
     async def restart(self) -> None:
         self.restarting = True

@@ -66,16 +66,26 @@ async def consume(
 # whose `server_send` is.
 
 
-def daphne_websocket(send: Any) -> Any | None:
-    """The daphne WebSocket protocol behind `send`; None under any other server (or a test's)."""
+def _under_session(send: Any) -> Any:
+    """The send that Channels' session wrapper wraps, if `send` is the wrapper's."""
     from channels.sessions import InstanceSessionWrapper
-    from daphne.ws_protocol import WebSocketProtocol
 
     owner = getattr(send, "__self__", None)
-    if isinstance(owner, InstanceSessionWrapper):
-        send = owner.real_send
-        owner = getattr(send, "__self__", None)
-    send = getattr(owner, "server_send", send)
+    return owner.real_send if isinstance(owner, InstanceSessionWrapper) else send
+
+
+def server_send_owner(send: Any) -> Any | None:
+    """The object whose method is the send under Channels' session wrapper (the worker's
+    operations.asgi.Socket), or None if that send is no bound method."""
+    return getattr(_under_session(send), "__self__", None)
+
+
+def daphne_websocket(send: Any) -> Any | None:
+    """The daphne WebSocket protocol behind `send`; None under any other server (or a test's)."""
+    from daphne.ws_protocol import WebSocketProtocol
+
+    send = _under_session(send)
+    send = getattr(getattr(send, "__self__", None), "server_send", send)
     if isinstance(send, partial) and send.args and isinstance(send.args[0], WebSocketProtocol):
         return send.args[0]
     return None

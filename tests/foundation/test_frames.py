@@ -17,3 +17,11 @@ def test_the_wire_bytes_are_an_unmasked_final_text_frame(size: int) -> None:
     assert len(data) == size
     assert orjson.loads(data)["type"] == "change"
     assert frame.wire == LibraryFrame(Opcode.TEXT, data).serialize(mask=False)
+
+
+def test_a_frame_of_json_already_encoded_is_the_same_frame() -> None:
+    payload = {"type": "delta", "base": 3, "actions": 4, "pad": "é" * 200}
+    made = Frame(payload)
+    given = Frame.of_json(orjson.dumps(payload))
+    assert given.wire == made.wire and given.text == made.text
+    assert given.text is given.text  # decoded once, then the same string for every send

@@ -62,3 +62,30 @@ def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader()
     assert taken is not None and taken.game.undo_records() == records
     taken.game.push(Undo())
     assert taken.game.undo_records() == records[:-1] and taken.game.undo_available == 2
+
+
+@pytest.mark.parametrize("hot", [True, False])
+def test_an_entry_out_of_the_hot_few_keeps_its_history_pickled_and_gives_all_of_it_back(
+    hot: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live, "HOT", 1)
+    started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
+    entry = live.take(started.id)
+    assert entry is not None
+    for _ in range(3):
+        entry.game.push(entry.game.legal_actions()[0])
+    records = entry.game.undo_records()
+    live.put(entry.session, entry.game)
+    if not hot:
+        other, _ = start_session(player=make_player("other"), code="SP1-S1C-AAAAAAA")  # put after: the hot one
+        assert live._entries[other.id].history is None
+    kept = live._entries[started.id]
+    assert (kept.history is None) is hot  # a game played now is not pickled on each action
+    assert (kept.game.undo_records() == records) is hot and kept.game is not entry.game
+    row = GameSession.objects.select_related("stored_code").get(id=started.id)
+    read = live.game_for(row)
+    assert read.undo_records() == records and read is not kept.game  # a reader's own copy, all of it
+    taken = live.take(started.id)
+    assert taken is not None and taken.game.undo_records() == records
+    taken.game.push(Undo())
+    assert taken.game.undo_records() == records[:-1]

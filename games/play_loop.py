@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import logging
 import time
 import uuid
@@ -39,6 +40,18 @@ log = logging.getLogger(__name__)
 _LIBPQ_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options")
 
 
+@functools.cache
+def _on_postgres() -> bool:
+    """Whether the database is PostgreSQL (the settings' one database: asked once, not per action)."""
+    return connections["default"].vendor == "postgresql"
+
+
+@functools.lru_cache(maxsize=4096)
+def _session_key(session_id: str) -> uuid.UUID:
+    """The session's id: a socket sends every action of one session (ValueError: not an id)."""
+    return uuid.UUID(session_id)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Handoff:
     """The action goes to apply_action on a database thread. `counted`: its rate budget is spent."""
@@ -51,12 +64,12 @@ async def act(
 ) -> dict[str, Any] | Handoff:
     """The session document once `message`'s action is committed, a refusal raised, or a Handoff."""
     token, at = message.get("action"), message.get("at")
-    if connections["default"].vendor != "postgresql" or not isinstance(token, str):
+    if not _on_postgres() or not isinstance(token, str):
         return Handoff(counted=False)
     if at is not None and (isinstance(at, bool) or not isinstance(at, int)):
         return Handoff(counted=False)
     try:
-        key = uuid.UUID(session_id)
+        key = _session_key(session_id)
     except ValueError:
         return Handoff(counted=False)
     current = live.take(key)

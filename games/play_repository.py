@@ -174,7 +174,8 @@ def appended(after: LiveSession, game: Game, code_secret: bool | None) -> Append
     """What an append that gave `code_secret` (None: it wrote nothing) means, the cache updated."""
     if code_secret is None:
         return LogMovedOn()
-    after = dataclasses.replace(after, code_secret=code_secret)
+    if after.code_secret != code_secret:  # as a rule it is not: a replace is a few microseconds
+        after = dataclasses.replace(after, code_secret=code_secret)
     live.put(after, game)
     return Appended(LiveGame(after, game))
 

@@ -48,7 +48,8 @@ def test_a_reader_gets_the_cached_game_only_for_the_log_length_it_reflects() -> 
     assert live.game_for(moved).moves == 0  # replayed from the stored log (empty here), not trusted
 
 
-def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader() -> None:
+def _cached_after_three_moves() -> tuple[GameSession, live.LiveGame, tuple[tuple[int, ...], ...]]:
+    """A new session whose cached game has played three moves: the session, the entry put back, its undo records."""
     started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
     entry = live.take(started.id)
     assert entry is not None
@@ -56,6 +57,11 @@ def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader()
         entry.game.push(entry.game.legal_actions()[0])
     records = entry.game.undo_records()
     live.put(entry.session, entry.game)
+    return started, entry, records
+
+
+def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader() -> None:
+    started, entry, records = _cached_after_three_moves()
     row = GameSession.objects.select_related("stored_code").get(id=started.id)
     assert live.game_for(row).undo_records() == records  # the reader's copy can undo what was played
     taken = live.take(started.id)
@@ -69,13 +75,7 @@ def test_an_entry_out_of_the_hot_few_keeps_its_history_pickled_and_gives_all_of_
     hot: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(live, "HOT", 1)
-    started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
-    entry = live.take(started.id)
-    assert entry is not None
-    for _ in range(3):
-        entry.game.push(entry.game.legal_actions()[0])
-    records = entry.game.undo_records()
-    live.put(entry.session, entry.game)
+    started, entry, records = _cached_after_three_moves()
     if not hot:
         other, _ = start_session(player=make_player("other"), code="SP1-S1C-AAAAAAA")  # put after: the hot one
         assert live._entries[other.id].history is None

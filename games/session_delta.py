@@ -73,11 +73,41 @@ def _splices(old: list[Any], new: list[Any]) -> list[list[Any]]:
     if not middle_old or not middle_new or not all(isinstance(item, _SCALARS) for item in middle_old + middle_new):
         return whole
     # A legal list changes here and there (the columns an action touched): one splice each.
-    matcher = SequenceMatcher(None, middle_old, middle_new, autojunk=False)
-    spliced = [
-        [start + j1, i2 - i1, middle_new[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
-    ]
+    spliced = _walk(middle_old, middle_new, start)
+    if spliced is None:
+        matcher = SequenceMatcher(None, middle_old, middle_new, autojunk=False)
+        spliced = [
+            [start + j1, i2 - i1, middle_new[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+        ]
     return spliced if len(orjson.dumps(spliced)) < len(orjson.dumps(whole)) else whole
+
+
+def _walk(old: list[Any], new: list[Any], offset: int) -> list[list[Any]] | None:
+    """The splices of two lists of scalars whose common items keep their order (a legal list:
+    items only come and go), in one pass; None where an item moved, for SequenceMatcher to find.
+
+    An old item the new list lacks is cut, a new item the old list lacks is put, the rest must
+    match in turn; a run of cuts and puts between two matches is one splice, at its index in
+    the new list (which is the array's as it stands, the splices before it applied)."""
+    in_old, in_new = set(old), set(new)
+    spliced: list[list[Any]] = []
+    i = j = 0
+    while i < len(old) or j < len(new):
+        if i < len(old) and j < len(new) and old[i] == new[j]:
+            i, j = i + 1, j + 1
+            continue
+        at, cut_from = j, i
+        while i < len(old) or j < len(new):
+            if i < len(old) and j < len(new) and old[i] == new[j]:
+                break
+            if i < len(old) and old[i] not in in_new:
+                i += 1
+            elif j < len(new) and new[j] not in in_old:
+                j += 1
+            else:
+                return None  # an item in both lists, out of turn: it moved (or is there twice)
+        spliced.append([offset + at, i - cut_from, new[at:j]])
+    return spliced
 
 
 def merge(old: Any, change: Any) -> Any:

@@ -47,9 +47,10 @@ def test_a_delta_merged_into_the_last_document_gives_the_next(variant: str, numb
             assert {key: value for key, value in frame.items() if key != "type"} == new
 
 
-# JSON without floats (no NaN) and without booleans beside integers (1 == True in Python).
+# JSON without floats (no NaN) and without booleans beside integers (1 == True in Python); its
+# integers fit 64 bits, as orjson (which measures a change against the whole) requires.
 JSON = st.recursive(
-    st.none() | st.integers() | st.text(max_size=3),
+    st.none() | st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=3),
     lambda inner: (
         st.lists(inner, max_size=5)
         | st.dictionaries(st.text(max_size=2).filter(lambda key: key != GONE), inner, max_size=4)
@@ -99,6 +100,32 @@ def test_keys_that_go_are_named_and_equal_values_send_nothing() -> None:
     assert diff({"best": {"1:1": "1:1>2", "2:1": "2:1>3"}}, {"best": {"2:1": "2:1>3"}}) == {"best": {GONE: ["1:1"]}}
     assert diff({"a": [1, 2, 3]}, {"a": [1, 2, 3]}) == {}
     assert diff(["3:1>4", "3:1>7", "D", "U"], ["3:1>7", "D", "5:1>2", "U"]) == [[0, 1, []], [2, 0, ["5:1>2"]]]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "splices"),
+    [
+        # Items that only come and go: one splice per run of them, at its index as the list stands.
+        (
+            ["1:1>2", "1:1>3", "2:1>5", "2:2>5", "3:1>4", "3:1>9", "4:1>6", "D"],
+            ["1:1>2", "1:1>8", "2:1>5", "2:2>5", "3:1>4", "4:1>6", "7:1>1", "D"],
+            [[1, 1, ["1:1>8"]], [5, 1, []], [6, 0, ["7:1>1"]]],
+        ),
+        (
+            ["1:1>2", "1:1>3", "2:1>5", "2:2>5", "3:1>4", "3:1>9", "4:1>6", "D"],
+            ["1:1>2", "2:1>5", "2:2>5", "3:1>4", "3:1>9", "D"],
+            [[1, 1, []], [5, 1, []]],
+        ),
+        # An item that moved, or is there twice: still a change that gives the new list.
+        (["a", "b", "c", "d", "e"], ["a", "d", "b", "c", "x"], None),
+        (["a", "b", "b", "c"], ["a", "b", "c", "c"], None),
+    ],
+)
+def test_a_list_of_tokens_changes_by_splices(old: list[str], new: list[str], splices: Any) -> None:
+    change = diff(old, new)
+    assert merge(old, change) == new
+    if splices is not None:
+        assert change == splices
 
 
 def test_a_finish_fills_the_result_and_empties_the_hints() -> None:

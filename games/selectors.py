@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from games import rank_lookup
 from games.boards import clean_twin, parse_board
 from games.dailies import is_published
-from games.engine import Game, Move
+from games.engine import Game, move_of
 from games.live import LiveSession
 from games.models import Daily, GameSession, Player, Result
 from web.errors import NotFound
@@ -79,7 +79,7 @@ def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """The legal tokens, the double-click target of each movable group, and Russian taps."""
     legal = game.legal_actions()
     best = {
-        f"{column}:{count}": str(Move(column, count, target))
+        f"{column}:{count}": str(move_of(column, count, target))
         for (column, count), target in game.best_targets(legal).items()
     }
     tap: dict[str, str] = {}

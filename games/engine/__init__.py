@@ -12,6 +12,7 @@ from .actions import (
     Move,
     ToFoundation,
     Undo,
+    move_of,
     parse_action,
 )
 from .codes import ALL_VARIANTS, DAILY_VARIANTS, DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, parse_variant
@@ -42,6 +43,7 @@ __all__ = [
     "ReplayResult",
     "ToFoundation",
     "Undo",
+    "move_of",
     "parse_action",
     "parse_variant",
     "replay",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
 from .errors import MalformedAction
@@ -25,9 +25,14 @@ class Move:
     source: int
     count: int
     target: int
+    # The token, made once: a session document lists every legal move's token after each action.
+    _token: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_token", f"{self.source}:{self.count}>{self.target}")
 
     def __str__(self) -> str:
-        return f"{self.source}:{self.count}>{self.target}"
+        return self._token
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +73,20 @@ class FromFoundation:
 
 
 Action: TypeAlias = Move | DealRow | Undo | ToFoundation | FromFoundation
+
+# Each move made once: a frozen dataclass's __init__ was the dearest part of listing the legal
+# actions after every action, and the lists repeat the same few hundred. Bounded by the layouts
+# (at most 10 columns and 104 cards: some 10,000 entries).
+_MOVES: dict[tuple[int, int, int], Move] = {}
+
+
+def move_of(source: int, count: int, target: int) -> Move:
+    """``Move(source, count, target)``, the same object each time it is asked for."""
+    key = (source, count, target)
+    made = _MOVES.get(key)
+    if made is None:
+        made = _MOVES[key] = Move(source, count, target)
+    return made
 
 DEAL_ROW: Final = DealRow()
 UNDO: Final = Undo()

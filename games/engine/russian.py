@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from .actions import Action, FromFoundation, Move, ToFoundation
+from .actions import Action, FromFoundation, ToFoundation, move_of
 from .cards import KING, NAME_OF, RANK_OF, SUIT_OF, SUITS
 from .codes import GameCode
 from .errors import IllegalAction
@@ -186,7 +186,7 @@ class RussianGame(Game):
     def _action_of(self, record: Record) -> Action:
         kind = record[0]
         if kind == _MOVE:
-            return Move(record[1] + 1, record[2], record[3] + 1)
+            return move_of(record[1] + 1, record[2], record[3] + 1)
         if kind == _HOME:
             return ToFoundation(record[1] + 1)
         return FromFoundation(SUITS[record[1]], record[2] + 1)
@@ -206,7 +206,7 @@ class RussianGame(Game):
                 card = col[size - n]
                 for t in range(width):
                     if t != s and fits(card, t):
-                        actions.append(Move(s + 1, n, t + 1))
+                        actions.append(move_of(s + 1, n, t + 1))
         for s in range(width):
             if self._home_refusal(s) is None:
                 actions.append(ToFoundation(s + 1))

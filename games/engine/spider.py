@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import DEAL_ROW, Action, Move
+from .actions import DEAL_ROW, Action, move_of
 from .cards import NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
 from .errors import IllegalAction
@@ -203,7 +203,7 @@ class SpiderGame(Game):
 
     def _action_of(self, record: Record) -> Action:
         if record[0] == _MOVE:
-            return Move(record[1] + 1, record[2], record[3] + 1)
+            return move_of(record[1] + 1, record[2], record[3] + 1)
         return DEAL_ROW
 
     # ------------------------------------------------------------ enumeration
@@ -232,7 +232,7 @@ class SpiderGame(Game):
                 need = RANK_OF[col[size - n]] + 1
                 for t in range(width):
                     if t != s and (not cols[t] or RANK_OF[cols[t][-1]] == need):
-                        actions.append(Move(s + 1, n, t + 1))
+                        actions.append(move_of(s + 1, n, t + 1))
         if self._deal_refusal() is None:
             actions.append(DEAL_ROW)
         return actions

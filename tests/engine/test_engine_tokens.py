@@ -11,6 +11,7 @@ from games.engine import (
     Move,
     ToFoundation,
     Undo,
+    move_of,
     parse_action,
 )
 
@@ -44,6 +45,18 @@ def test_actions_are_small_frozen_values() -> None:
     with pytest.raises(AttributeError):
         move.count = 3  # type: ignore[misc]
     assert {Move(1, 2, 3), Move(1, 2, 3), DealRow(), DealRow()} == {Move(1, 2, 3), DealRow()}
+
+
+def test_a_kept_move_is_the_same_value_as_a_new_one_and_writes_the_same_token() -> None:
+    kept = move_of(4, 2, 9)
+    assert move_of(4, 2, 9) is kept  # made once, then handed out again
+    assert kept == Move(4, 2, 9) == parse_action("4:2>9") and hash(kept) == hash(Move(4, 2, 9))
+    assert str(kept) == "4:2>9" and repr(kept) == "Move(source=4, count=2, target=9)"
+    match kept:
+        case Move(source, count, target):
+            assert (source, count, target) == (4, 2, 9)
+    with pytest.raises(AttributeError):
+        kept.target = 1  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,8 @@
 daily attempt closed at its publication, a batch submission).
 
 The result is stored and announced (games.verified) in one transaction, so what the listeners
-write with it (the boards, the statistics) commits with it or not at all.
+write with it (the boards, the statistics) commits with it or not at all. A submission's is one
+round trip to PostgreSQL that commits by itself (see store_verified).
 """
 
 from __future__ import annotations
@@ -96,12 +97,27 @@ def store_verified(
         verified_at=timezone.now(),
     )
     event = verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.code_secret))
+    # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
+    statements, told = verified.announce_with(event, _NEW[connection.vendor])
+    if _commits_by_itself(event):
+        # PostgreSQL runs a pipeline's statements up to its Sync as one transaction: they commit
+        # together or not at all, without a BEGIN and a COMMIT of their own (two round trips less).
+        told(_insert(result, code=code, then=statements))
+        return result
     with transaction.atomic(savepoint=False):
-        # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
-        statements, told = verified.announce_with(event, _NEW[connection.vendor])
-        rows = _insert(result, code=code, then=statements)
-        told(rows)
+        told(_insert(result, code=code, then=statements))
     return result
+
+
+def _commits_by_itself(event: verified.Event) -> bool:
+    """Whether the result's one pipeline may be its own transaction: PostgreSQL, no transaction
+    open around it, and no listener that writes more once it has heard."""
+    return (
+        connection.vendor == "postgresql"
+        and connection.get_autocommit()
+        and not connection.in_atomic_block
+        and verified.heard_after_commit(event)
+    )
 
 
 def _insert(result: Result, *, code: GameCode | None, then: list[verified.Statement]) -> list[Row | None]:

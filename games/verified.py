@@ -7,7 +7,9 @@ A listener runs inside the transaction that stored the result, so what it writes
 back with the result (a verified result never goes without its board entry); what must follow the
 commit (an index, a push) it puts on transaction.on_commit itself. A listener whose writes need no
 answer first (a Writer) has them sent with the result's own INSERT, in its round trip; the other
-listeners hear of the result after the writers.
+listeners hear of the result after the writers. When every listener is a Writer that writes nothing
+more for a result (heard_after_commit), the result and the writers' statements are one round trip
+that commits by itself, and the writers hear of their rows after it.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ class Writer:
 
     statements: Callable[[Event, NewResult | None], list[Statement]]
     wrote: Callable[[Event, list[Row | None]], None]
+    # Whether wrote() writes more for this event (so it must run before the commit); when no
+    # listener does, the result and the writers' statements commit in their one round trip.
+    writes_more: Callable[[Event], bool] = lambda event: True
 
 
 Listener = Callable[[Event], None] | Writer
@@ -77,6 +82,13 @@ def announce(event: Event) -> None:
             listener.wrote(event, fetch_each(listener.statements(event, None)))
         else:
             listener(event)
+
+
+def heard_after_commit(event: Event) -> bool:
+    """Whether every listener may hear of `event` once the statements of announce_with have
+    committed: each is a Writer whose wrote() writes nothing more for it (what must follow the
+    commit, it puts on transaction.on_commit, which then runs at once)."""
+    return all(isinstance(listener, Writer) and not listener.writes_more(event) for listener in _listeners)
 
 
 def announce_with(event: Event, new: NewResult) -> tuple[list[Statement], Callable[[list[Row | None]], None]]:

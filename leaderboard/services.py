@@ -38,8 +38,13 @@ def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
     _offered(result=event.result, boards=_boards(event), rows=rows)
 
 
+def _writes_more(event: verified.Event) -> bool:
+    """Whether _wrote writes for this event: a ranked daily's result recounts the streak."""
+    return event.kind == "verified" and stats.recounts_streak(event.result)
+
+
 # Subscribed in the app's ready().
-on_verified = verified.Writer(statements=_statements, wrote=_wrote)
+on_verified = verified.Writer(statements=_statements, wrote=_wrote, writes_more=_writes_more)
 
 
 def _boards(event: verified.Event) -> list[str]:

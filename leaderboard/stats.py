@@ -64,12 +64,17 @@ def counted(*, result: Result, row: tuple[Any, ...] | None) -> None:
     daily's result also recounts the player's daily streak."""
     assert row is not None  # an upsert always gives its row
     (stats_id,) = row
-    if result.daily_id is not None and (result.board or "").startswith("daily:"):
+    if recounts_streak(result):
         # Results of two days can arrive out of order (an attempt closed at 01:00 the next day):
         # recount from the dates rather than extend a counter.
         days = _ranked_daily_dates(result.player_id, result.stored_code.variant)
         streak, best = _streaks(days)
         PlayerStats.objects.filter(pk=stats_id).update(last_daily=days[-1], daily_streak=streak, best_daily_streak=best)
+
+
+def recounts_streak(result: Result) -> bool:
+    """Whether counting `result` also recounts its player's daily streak: a ranked daily's."""
+    return result.daily_id is not None and (result.board or "").startswith("daily:")
 
 
 def _ranked_daily_dates(player_id: int, variant: str) -> list[dt.date]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import results
+from games import results, verified
 from games.models import Result, StoredCode
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
@@ -19,10 +19,10 @@ from web.database import prepared
 
 CODE = "RU1-C-MFXTMVO"
 
-# On a new deal, without an idempotency key: the secret-code check, BEGIN, then in one pipeline on
-# PostgreSQL (BEGIN queued in it) the deal's upsert, the result's INSERT, the statistics upsert and
-# the bump and offer of the board and its clean twin, COMMIT. Ten statements; three round trips on
-# PostgreSQL (the check, the pipeline, COMMIT).
+# On a new deal, without an idempotency key: the secret-code check, then in one pipeline on
+# PostgreSQL the deal's upsert, the result's INSERT, the statistics upsert and the bump and offer
+# of the board and its clean twin, which commit together at the pipeline's end. Eight statements
+# (ten with SQLite's BEGIN and COMMIT); two round trips on PostgreSQL (the check, the pipeline).
 MOST_STATEMENTS = 10
 
 
@@ -49,3 +49,55 @@ def test_a_submission_on_a_new_deal_costs_a_fixed_few_statements(monkeypatch: py
     assert StoredCode.objects.filter(code=CODE).count() == 1
     assert Result.objects.filter(player=player).count() == 1
     assert BoardEntry.objects.filter(player=player).count() == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_submission_commits_in_its_pipeline_without_begin_or_commit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    player = make_player("one-trip")
+    client = APIClient()
+    client.force_authenticate(player)
+    commits: list[str] = []
+    wrapper = type(connections["default"])
+    real_commit = wrapper._commit
+
+    def commit(self: Any) -> Any:
+        commits.append("COMMIT")
+        return real_commit(self)
+
+    monkeypatch.setattr(wrapper, "_commit", commit)
+    response = client.post("/api/submissions", {"code": CODE, "moves": winning_log(CODE)}, format="json")
+    assert response.status_code == 201, response.content
+    assert commits == []  # no transaction of its own: PostgreSQL commits the pipeline at its Sync
+    assert connection.connection.info.transaction_status == 0  # idle: nothing left open
+    assert BoardEntry.objects.filter(player=player).count() == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_statement_that_fails_in_the_pipeline_takes_the_whole_result_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    player = make_player("all-or-nothing")
+    client = APIClient()
+    client.force_authenticate(player)
+    # A last listener whose statement fails, after the result's and the boards' in the pipeline.
+    failing = verified.Writer(
+        statements=lambda event, new: [("SELECT 1 / 0", [])],
+        wrote=lambda event, rows: None,
+        writes_more=lambda event: False,
+    )
+    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, failing])
+    response = client.post("/api/submissions", {"code": CODE, "moves": winning_log(CODE)}, format="json")
+    assert response.status_code == 400, response.content  # the database refused it: words, no 500
+    assert not Result.objects.filter(player=player).exists()
+    assert not BoardEntry.objects.filter(player=player).exists()
+    assert not StoredCode.objects.filter(code=CODE).exists()
+
+
+def test_only_a_result_whose_listeners_write_nothing_more_commits_without_a_transaction() -> None:
+    submitted = Result(board=f"code:{CODE}")
+    daily = Result(board="daily:SP1-S1:2026-12-03", daily_id=1)  # its streak is recounted after its row
+    assert verified.heard_after_commit(verified.Event(kind="verified", result=submitted))
+    assert not verified.heard_after_commit(verified.Event(kind="verified", result=daily))
+    assert verified.heard_after_commit(verified.Event(kind="revealed", result=daily))  # counted already

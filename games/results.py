@@ -9,6 +9,7 @@ round trip to PostgreSQL that commits by itself (see store_verified).
 from __future__ import annotations
 
 import datetime as dt
+from contextlib import nullcontext
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -99,12 +100,9 @@ def store_verified(
     event = verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.code_secret))
     # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
     statements, told = verified.announce_with(event, _NEW[connection.vendor])
-    if _commits_by_itself(event):
-        # PostgreSQL runs a pipeline's statements up to its Sync as one transaction: they commit
-        # together or not at all, without a BEGIN and a COMMIT of their own (two round trips less).
-        told(_insert(result, code=code, then=statements))
-        return result
-    with transaction.atomic(savepoint=False):
+    # PostgreSQL runs a pipeline's statements up to its Sync as one transaction: where nothing else
+    # must join it, they commit together or not at all without a BEGIN and a COMMIT (two round trips).
+    with nullcontext() if _commits_by_itself(event) else transaction.atomic(savepoint=False):
         told(_insert(result, code=code, then=statements))
     return result
 

@@ -92,22 +92,19 @@ def _walk(old: list[Any], new: list[Any], offset: int) -> list[list[Any]] | None
     in_old, in_new = set(old), set(new)
     spliced: list[list[Any]] = []
     i = j = 0
-    while i < len(old) or j < len(new):
-        if i < len(old) and j < len(new) and old[i] == new[j]:
+    while True:
+        while i < len(old) and j < len(new) and old[i] == new[j]:
             i, j = i + 1, j + 1
-            continue
+        if i == len(old) and j == len(new):
+            return spliced
         at, cut_from = j, i
-        while i < len(old) or j < len(new):
-            if i < len(old) and j < len(new) and old[i] == new[j]:
-                break
-            if i < len(old) and old[i] not in in_new:
-                i += 1
-            elif j < len(new) and new[j] not in in_old:
-                j += 1
-            else:
-                return None  # an item in both lists, out of turn: it moved (or is there twice)
+        while i < len(old) and old[i] not in in_new:
+            i += 1
+        while j < len(new) and new[j] not in in_old:
+            j += 1
+        if (i, j) == (cut_from, at):
+            return None  # an item in both lists, out of turn: it moved (or is there twice)
         spliced.append([offset + at, i - cut_from, new[at:j]])
-    return spliced
 
 
 def merge(old: Any, change: Any) -> Any:

@@ -36,10 +36,6 @@ from web.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
 
-# libpq parameters of the Django connection that the loop's own connection takes too.
-_LIBPQ_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options")
-
-
 @functools.cache
 def _on_postgres() -> bool:
     """Whether the database is PostgreSQL (the settings' one database: asked once, not per action)."""
@@ -100,7 +96,7 @@ async def act(
         return Handoff(counted=True)  # this copy has the action applied: dropped, the stored log replays
     after, values = play.next_row(current, action)
     try:
-        row = await group_commit.for_this_loop(connect).fetchone(play.APPEND, values)
+        row = await group_commit.for_this_loop().fetchone(play.APPEND, values)
     except psycopg.Error as error:
         # The entry stays out of the cache: whether a broken commit happened, the stored log says.
         log.warning("append of session %s failed: %s", session.id, error)
@@ -117,25 +113,3 @@ async def act(
     return selectors.session_document(stored.live.session, stored.live.game, now=now)
 
 
-async def connect() -> psycopg.AsyncConnection[Any]:
-    """This loop's own connection to the database Django uses (autocommit: each batch is a
-    transaction of its own)."""
-    given = connections["default"].settings_dict
-    params: dict[str, Any] = {
-        "dbname": given["NAME"],
-        "user": given.get("USER") or None,
-        "password": given.get("PASSWORD") or None,
-        "host": given.get("HOST") or None,
-        "port": given.get("PORT") or None,
-        "connect_timeout": 3,
-    }
-    options = given.get("OPTIONS") or {}
-    params.update({name: options[name] for name in _LIBPQ_OPTIONS if name in options})
-    return await psycopg.AsyncConnection.connect(
-        autocommit=True, **{name: value for name, value in params.items() if value is not None}
-    )
-
-
-async def close() -> None:
-    """Close this loop's connection (the server at shutdown, a test after it ran)."""
-    await group_commit.close_this_loops()

@@ -97,8 +97,9 @@ class GracefulServer(Server):
 
 
 async def _close_loop_connections() -> None:
-    """The event loop's own connection (the play sockets' group commit, web/database/group_commit.py)."""
-    from web.database.group_commit import close_this_loops
+    """The event loop's own connections and clients (web/per_loop.py: the play sockets' group commit,
+    the reads and Redis client of the HTTP requests served on the loop)."""
+    from web.per_loop import close_this_loops
 
     try:
         await close_this_loops()

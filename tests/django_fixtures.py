@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from games.models import Player
 from leaderboard.hub import close_hub
 from tests.conftest import make_player
-from web.database.group_commit import abandon_closed_loops, close_this_loops
+from web.per_loop import abandon_closed_loops, close_this_loops
 from web.sockets.consumer import release_database_threads
 
 

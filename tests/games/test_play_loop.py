@@ -19,7 +19,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import live, play_loop, services
+from games import live, services
 from games import play_repository as play
 from games.models import GameAction, GameSession, Player
 from games.players import token_auth
@@ -151,7 +151,7 @@ def _append_values(sessions: list[GameSession], player: Player) -> list[play.App
 async def test_a_batch_commits_the_sessions_whose_log_did_not_move_on() -> None:
     player, _, sessions = await database_sync_to_async(prepare)(3)
     first, second, moved = await database_sync_to_async(_append_values)(sessions, player)
-    committer = group_commit.for_this_loop(play_loop.connect)
+    committer = group_commit.for_this_loop()
     assert await committer.fetchone(play.APPEND, moved) is not None  # another worker's append
     rows = await asyncio.gather(*(committer.fetchone(play.APPEND, v) for v in (first, moved, second)))
     assert rows[0] is not None and rows[1] is None and rows[2] is not None
@@ -169,7 +169,7 @@ TXID = group_commit.Statement(
 
 
 async def test_writes_arriving_together_share_one_transaction() -> None:
-    committer = group_commit.for_this_loop(play_loop.connect)
+    committer = group_commit.for_this_loop()
     together = await asyncio.gather(*(committer.fetchone(TXID, {"n": n}) for n in (1, 2, 3)))
     alone = await committer.fetchone(TXID, {"n": 4})
     assert alone is not None and all(row is not None for row in together)
@@ -180,7 +180,7 @@ async def test_writes_arriving_together_share_one_transaction() -> None:
 async def test_a_failing_write_fails_only_itself() -> None:
     player, _, sessions = await database_sync_to_async(prepare)(2)
     first, second = await database_sync_to_async(_append_values)(sessions, player)
-    committer = group_commit.for_this_loop(play_loop.connect)
+    committer = group_commit.for_this_loop()
     answers = await asyncio.gather(
         committer.fetchone(play.APPEND, first),
         committer.fetchone(TXID, {"n": 0}),

@@ -23,6 +23,9 @@ from typing import Any
 
 import psycopg
 
+from web.database import loop_connection
+from web.per_loop import PerLoop
+
 log = logging.getLogger(__name__)
 
 Row = tuple[Any, ...]
@@ -150,33 +153,9 @@ class GroupCommit:
             connection.pgconn.finish()
 
 
-# Held strongly: a loop that closed without `close_this_loops` keeps its entry until the next loop's
-# first write (or a test session's end) hangs its connection up, so none is left to the collector.
-_per_loop: dict[asyncio.AbstractEventLoop, GroupCommit] = {}
+committer: PerLoop[GroupCommit] = PerLoop(lambda: GroupCommit(loop_connection.connect))
 
 
-def for_this_loop(connect: Connect) -> GroupCommit:
-    """The running loop's group commit (each loop has its own connection: a test makes a loop per
-    test, the server one per process)."""
-    loop = asyncio.get_running_loop()
-    found = _per_loop.get(loop)
-    if found is None:
-        abandon_closed_loops()
-        found = _per_loop[loop] = GroupCommit(connect)
-    return found
-
-
-def abandon_closed_loops() -> None:
-    """Hang up the connections of loops that closed without `close_this_loops` (they can no longer
-    run its coroutine): libpq's own close, no round trip."""
-    for loop, left in list(_per_loop.items()):
-        if loop.is_closed():
-            del _per_loop[loop]
-            left.abandon()
-
-
-async def close_this_loops() -> None:
-    """Close the running loop's connection (at shutdown, and after a test)."""
-    found = _per_loop.pop(asyncio.get_running_loop(), None)
-    if found is not None:
-        await found.close()
+def for_this_loop() -> GroupCommit:
+    """The running loop's group commit, on a connection of that loop's own (web.database.loop_connection)."""
+    return committer.get()

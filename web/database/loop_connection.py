@@ -1,0 +1,84 @@
+"""An event loop's own connections to the database Django uses, for the work served on the loop
+itself (play's appends in group commits, the hot HTTP reads: web/loop_http.py) rather than on a
+thread with Django's connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from django.db import connections
+
+from web.per_loop import PerLoop
+
+Row = tuple[Any, ...]
+
+# libpq parameters of the Django connection that the loop's own connections take too.
+_LIBPQ_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options")
+
+
+async def connect() -> psycopg.AsyncConnection[Any]:
+    """A new connection to the database Django uses (autocommit: each statement, or each batch in
+    its `transaction()`, is a transaction of its own)."""
+    given = connections["default"].settings_dict
+    params: dict[str, Any] = {
+        "dbname": given["NAME"],
+        "user": given.get("USER") or None,
+        "password": given.get("PASSWORD") or None,
+        "host": given.get("HOST") or None,
+        "port": given.get("PORT") or None,
+        "connect_timeout": 3,
+    }
+    options = given.get("OPTIONS") or {}
+    params.update({name: options[name] for name in _LIBPQ_OPTIONS if name in options})
+    return await psycopg.AsyncConnection.connect(
+        autocommit=True, **{name: value for name, value in params.items() if value is not None}
+    )
+
+
+class Reads:
+    """The loop's connection for reads: prepared statements, one at a time (psycopg queues the
+    others); reconnected on the next read after it broke."""
+
+    def __init__(self) -> None:
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+
+    async def fetchone(self, query: str, params: Sequence[Any]) -> Row | None:
+        """The first row of `query`; psycopg.Error if it fails (a broken connection is dropped)."""
+        rows = await self._run(query, params, many=False)
+        return rows[0] if rows else None
+
+    async def fetchall(self, query: str, params: Sequence[Any]) -> list[Row]:
+        return await self._run(query, params, many=True)
+
+    async def _run(self, query: str, params: Sequence[Any], *, many: bool) -> list[Row]:
+        connection = self._connection
+        if connection is None or connection.closed or connection.broken:
+            connection = self._connection = await connect()
+        try:
+            async with connection.cursor() as cursor:
+                await cursor.execute(query, params, prepare=True)
+                if many:
+                    return [tuple(row) for row in await cursor.fetchall()]
+                row = await cursor.fetchone()
+                return [] if row is None else [tuple(row)]
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
+
+    def abandon(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            connection.pgconn.finish()
+
+
+reads: PerLoop[Reads] = PerLoop(Reads)

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
+import redis.asyncio
 from django.conf import settings
 
-from web.redis_clients import shared_client
+from web import asks
+from web.redis_clients import on_this_loop, shared_client
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +197,56 @@ def page_key(board: str, limit: int) -> str:
     return f"lb:rank-top:{board}:{limit}"
 
 
+Command = tuple[str | int, ...]
+# A read of the index written once for a request's thread and for the event loop (web/loop_http.py):
+# it yields the commands of one round trip (a pipeline) and is sent their replies, in order.
+PageRead = Generator[list[Command], list[Any], Page]
+
+
+def page_read(
+    board: str,
+    *,
+    after: str | None,
+    count: int,
+    mine: str | None,
+    around_me: bool = False,
+    cached_page: str | None = None,
+) -> PageRead:
+    """`count` keys after the cursor `after` (or centred on `mine` when `around_me`), the total,
+    the rank of `mine` and the version, read together; with `cached_page`, also that key's value."""
+    zkey, _, vkey = keys(board)
+    commands: list[Command] = [("GET", vkey), ("ZCARD", zkey)]
+    if mine is not None:
+        commands.append(("ZRANK", zkey, mine))
+    if cached_page is not None:
+        commands.append(("GET", cached_page))
+    paged = not around_me or mine is None
+    if paged:
+        commands.append(("ZRANGE", zkey, "-" if after is None else f"({after}", "+", "BYLEX", "LIMIT", 0, count))
+        if after is not None:
+            commands.append(("ZLEXCOUNT", zkey, "-", f"[{after}"))
+    replies = iter((yield commands))
+    version, total = next(replies), next(replies)
+    my_rank = None if mine is None or (rank := next(replies)) is None else int(rank)
+    cached = next(replies) if cached_page is not None else None
+    if paged:
+        page_keys = list(next(replies))
+        first = int(next(replies)) if after is not None else 0
+    else:
+        first = 0 if my_rank is None else max(0, my_rank - (count - 1) // 2)  # count is a page + 1
+        # The rank comes first: a second round trip, for this kind of page only.
+        (found,) = yield [("ZRANGE", zkey, first, first + count - 1)]
+        page_keys = list(found)
+    return Page(
+        version=None if version is None else int(version),
+        total=int(total),
+        keys=page_keys,
+        first=first,
+        my_rank=my_rank,
+        cached=cached or None,
+    )
+
+
 def read_page(
     board: str,
     *,
@@ -204,36 +256,35 @@ def read_page(
     around_me: bool = False,
     cached_page: str | None = None,
 ) -> Page:
-    """`count` keys after the cursor `after` (or centred on `mine` when `around_me`), the total,
-    the rank of `mine` and the version, read together; with `cached_page`, also that key's value."""
-    zkey, _, vkey = keys(board)
+    """`page_read` on this process's client; RankIndexUnavailable if Redis fails."""
+    read = page_read(board, after=after, count=count, mine=mine, around_me=around_me, cached_page=cached_page)
     try:
-        pipe = client().pipeline(transaction=False)
-        pipe.get(vkey)
-        pipe.zcard(zkey)
-        pipe.zrank(zkey, mine) if mine is not None else pipe.echo("")
-        pipe.get(cached_page) if cached_page is not None else pipe.echo("")
-        if not around_me or mine is None:
-            pipe.zrange(zkey, "-" if after is None else f"({after}", "+", bylex=True, offset=0, num=count)
-            pipe.zlexcount(zkey, "-", f"[{after}") if after is not None else pipe.echo("0")
-        version, total, my_rank, cached, *rest = pipe.execute()
-        my_rank = None if my_rank in (None, "") else int(my_rank)
-        if rest:
-            page_keys, first = list(rest[0]), int(rest[1])
-        else:
-            first = 0 if my_rank is None else max(0, my_rank - (count - 1) // 2)  # count is a page + 1
-            # The rank comes first: a second round trip, for this kind of page only.
-            page_keys = cast("list[str]", client().zrange(zkey, first, first + count - 1))
+        return asks.run(read, pipelined)
     except (redis.RedisError, OSError) as error:
         raise RankIndexUnavailable(str(error)) from error
-    return Page(
-        version=None if version is None else int(version),
-        total=int(total),
-        keys=page_keys,
-        first=first,
-        my_rank=my_rank,
-        cached=cached or None,
-    )
+
+
+def pipelined(commands: list[Command]) -> list[Any]:
+    """The replies to `commands`, sent in one round trip on this process's client."""
+    pipe = client().pipeline(transaction=False)
+    for command in commands:
+        pipe.execute_command(*command)
+    return pipe.execute()
+
+
+async def pipelined_on_loop(commands: list[Command]) -> list[Any]:
+    """The same on the running event loop's own client (web/loop_http.py)."""
+    async with client_on_loop().pipeline(transaction=False) as pipe:
+        for command in commands:
+            pipe.execute_command(*command)
+        return await pipe.execute()
+
+
+def client_on_loop() -> redis.asyncio.Redis:
+    url = settings.REDIS_URL
+    if not url:
+        raise RankIndexUnavailable("no REDIS_URL")
+    return on_this_loop(url, decode=True)
 
 
 def keep_page(key: str, value: str, *, seconds: int) -> None:

@@ -7,16 +7,20 @@ A read is one query (the board's version and my entry), one Redis round trip
 that kept page is of this version, one query for the page's rows. An index
 behind PostgreSQL's version is brought up to date first, whichever process
 missed the change.
+
+A read is written once (`board_read`, a generator of asks: web.asks) and answered here on a
+request's thread, or on the event loop by leaderboard.loop_reads.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import replace
-from functools import partial
-from typing import Any, NamedTuple
+from collections.abc import Generator
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, TypeVar
 
+import redis
 from django.db import connection
 
 from games.boards import Board
@@ -25,9 +29,11 @@ from games.ranking import decode_cursor, encode_cursor
 from leaderboard import rank_index, standings
 from leaderboard.models import BoardEntry, BoardVersion
 from leaderboard.sql_ranks import SqlRanks
+from web import asks
 from web.database.prepared import fetchone_prepared
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 100
@@ -39,11 +45,13 @@ TOP_PAGE_SECONDS = 60
 
 _E, _V, _P = BoardEntry._meta.db_table, BoardVersion._meta.db_table, Player._meta.db_table
 _ROW = "e.sort_key, e.progress, e.score, e.moves, e.won, e.elapsed_ms, e.undos, e.result_id, p.username, p.is_guest"
-_MINE = (
+MINE = (
     f"SELECT (SELECT version FROM {_V} WHERE board = %s), {_ROW} FROM (SELECT 1) AS one "
     f"LEFT JOIN {_E} e ON e.board = %s AND e.player_id = %s LEFT JOIN {_P} p ON p.id = e.player_id"
 )
 _ROWS = f"SELECT {_ROW} FROM {_E} e JOIN {_P} p ON p.id = e.player_id WHERE e.board = %s AND e.sort_key IN "
+# The same with the keys as one array: one statement whatever their number, so it can be prepared (PostgreSQL).
+ROWS_ANY = f"SELECT {_ROW} FROM {_E} e JOIN {_P} p ON p.id = e.player_id WHERE e.board = %s AND e.sort_key = ANY(%s)"
 
 
 class Row(NamedTuple):
@@ -59,6 +67,75 @@ class Row(NamedTuple):
     is_guest: bool
 
 
+# What a board read asks of storage (answered by `_answer` here, on the request's thread, and by
+# leaderboard.loop_reads on the event loop). Each is answered by the value its comment names.
+
+
+@dataclass(frozen=True, slots=True)
+class Mine:
+    """The board's version and `player_id`'s entry: (int, Row | None)."""
+
+    board: str
+    player_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPage:
+    """The index's read (rank_index.page_read) of `board`: a rank_index.Page, or None when the index
+    is unavailable."""
+
+    board: str
+    read: rank_index.PageRead
+
+
+@dataclass(frozen=True, slots=True)
+class CatchUp:
+    """Bring the index of `board` (reflecting `indexed`) up to `version`: whether it could."""
+
+    board: str
+    indexed: int | None
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SqlPage:
+    """The page from SQL (no index): a rank_index.Page."""
+
+    board: str
+    after: str | None
+    count: int
+    mine: str | None
+    around_me: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SqlRank:
+    """The 0-based rank of a sort key from SQL: int | None."""
+
+    board: str
+    sort_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """The rows of these sort keys: dict[str, Row]."""
+
+    board: str
+    keys: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class KeepPage:
+    """Keep a reader's top page document (best effort): None."""
+
+    key: str
+    text: str
+
+
+Ask = Mine | IndexPage | CatchUp | SqlPage | SqlRank | Rows | KeepPage
+Read = Generator[Ask, Any, T]
+
+
 def leaderboard(
     *,
     board: Board,
@@ -68,34 +145,40 @@ def leaderboard(
     around_me: bool = False,
 ) -> dict[str, Any]:
     """One page of the board: from the top, after `cursor`, or centred on the viewer's entry."""
+    return asks.run(board_read(board, player_id_of(viewer), limit=limit, cursor=cursor, around_me=around_me), _answer)
+
+
+def board_read(
+    board: Board,
+    player_id: int | None,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    cursor: str | None = None,
+    around_me: bool = False,
+) -> Read[dict[str, Any]]:
+    """`leaderboard`'s document, asking storage for what it needs (web.asks)."""
     after = decode_cursor(cursor) if cursor is not None else None
-    version, mine = _version_and_mine(board.id, _player_id(viewer))
+    version, mine = yield Mine(board.id, player_id)
     mine_key = mine.sort_key if mine is not None else None
-    page: rank_index.Page | None = None
     top = rank_index.page_key(board.id, limit) if after is None and not around_me else None
-    if rank_index.enabled():
-        try:
-            page = _indexed_page(
-                board.id, version, after=after, count=limit + 1, mine=mine_key, around_me=around_me, cached_page=top
-            )
-        except rank_index.RankIndexUnavailable as error:
-            log.warning("rank index unavailable for %s, answering from SQL: %s", board.id, error)
+    page = yield from _indexed_page(
+        board.id, version, after=after, count=limit + 1, mine=mine_key, around_me=around_me, cached_page=top
+    )
     if page is None:
-        page = _sql_page(board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
+        page = yield SqlPage(board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
     kept = _kept_top(top, page.cached, version) if top is not None else None
     if kept is not None:
         entries, next_cursor = kept
     else:
         more = len(page.keys) > limit
         keys = page.keys[:limit]
-        rows = _rows(board.id, keys)
+        rows = (yield Rows(board.id, keys)) if keys else {}
         # A key whose row was replaced between the two reads is left out rather than shown stale.
         entries = [_entry(board, rows[key], page.first + offset + 1) for offset, key in enumerate(keys) if key in rows]
         next_cursor = encode_cursor(keys[-1]) if more else None
         if top is not None and page.version == version and len(entries) == len(keys):
             # The index reflects exactly this version: every reader of it gets the same top page.
-            document = json.dumps({"version": version, "entries": entries, "next_cursor": next_cursor})
-            rank_index.keep_page(top, document, seconds=TOP_PAGE_SECONDS)
+            yield KeepPage(top, json.dumps({"version": version, "entries": entries, "next_cursor": next_cursor}))
     return {
         "board": board.id,
         "entries": entries,
@@ -132,17 +215,17 @@ def _kept_top(key: str, cached: str | None, version: int) -> tuple[list[dict[str
 
 def entry_of(*, board: Board, player_id: int) -> dict[str, Any] | None:
     """A player's entry with its rank now (the win screen shows it)."""
-    version, mine = _version_and_mine(board.id, player_id)
+    return asks.run(_entry_read(board, player_id), _answer)
+
+
+def _entry_read(board: Board, player_id: int) -> Read[dict[str, Any] | None]:
+    version, mine = yield Mine(board.id, player_id)
     if mine is None:
         return None
-    rank: int | None = None
-    if rank_index.enabled():
-        try:
-            rank = _indexed_page(board.id, version, after=None, count=1, mine=mine.sort_key).my_rank
-        except rank_index.RankIndexUnavailable as error:
-            log.warning("rank index unavailable for %s, answering from SQL: %s", board.id, error)
+    page = yield from _indexed_page(board.id, version, after=None, count=1, mine=mine.sort_key)
+    rank = page.my_rank if page is not None else None
     if rank is None:
-        rank = SqlRanks(board.id).rank(mine.sort_key) or 0
+        rank = (yield SqlRank(board.id, mine.sort_key)) or 0
     return _entry(board, mine, rank + 1)
 
 
@@ -159,11 +242,17 @@ def _indexed_page(
     mine: str | None,
     around_me: bool = False,
     cached_page: str | None = None,
-) -> rank_index.Page:
-    read = partial(
-        rank_index.read_page, board, after=after, count=count, mine=mine, around_me=around_me, cached_page=cached_page
-    )
-    page = read()
+) -> Read[rank_index.Page | None]:
+    """The index's page, brought up to `version` first if it is behind; None: ask SQL."""
+
+    def read() -> rank_index.PageRead:
+        return rank_index.page_read(
+            board, after=after, count=count, mine=mine, around_me=around_me, cached_page=cached_page
+        )
+
+    page: rank_index.Page | None = yield IndexPage(board, read())
+    if page is None:
+        return None
     if page.total == 0 and version > 0:
         page = replace(page, version=None)  # the set is gone (lost, evicted): rebuild
     elif page.version is not None and page.version >= version:
@@ -171,8 +260,42 @@ def _indexed_page(
     elif page.version is None and version == 0 and page.total == 0:
         return page  # a board nobody has played
     # The index missed changes (Redis was away, a worker died after its commit) or one is on its way.
-    standings.sync_index(board=board, indexed=page.version, version=version)
-    return read()
+    if not (yield CatchUp(board, page.version, version)):
+        return None
+    caught_up: rank_index.Page | None = yield IndexPage(board, read())
+    return caught_up
+
+
+def _answer(ask: Ask) -> Any:
+    """An ask of a board read, answered on this thread (Django's connection, the process's Redis client)."""
+    match ask:
+        case Mine(board, player_id):
+            return _version_and_mine(board, player_id)
+        case IndexPage(board, read):
+            if not rank_index.enabled():
+                return None
+            try:
+                return asks.run(read, rank_index.pipelined)
+            except (redis.RedisError, OSError) as error:
+                log.warning("rank index unavailable for %s, answering from SQL: %s", board, error)
+                return None
+        case CatchUp(board, indexed, version):
+            try:
+                standings.sync_index(board=board, indexed=indexed, version=version)
+            except rank_index.RankIndexUnavailable as error:
+                log.warning("rank index of %s unavailable, answering from SQL: %s", board, error)
+                return False
+            return True
+        case SqlPage(board, after, count, mine, around_me):
+            return _sql_page(board, after=after, count=count, mine=mine, around_me=around_me)
+        case SqlRank(board, sort_key):
+            return SqlRanks(board).rank(sort_key)
+        case Rows(board, keys):
+            return _rows(board, keys)
+        case KeepPage(key, text):
+            rank_index.keep_page(key, text, seconds=TOP_PAGE_SECONDS)
+            return None
+    raise TypeError(f"not an ask of a board read: {ask!r}")
 
 
 def _sql_page(board: str, *, after: str | None, count: int, mine: str | None, around_me: bool) -> rank_index.Page:
@@ -187,7 +310,8 @@ def _sql_page(board: str, *, after: str | None, count: int, mine: str | None, ar
     return rank_index.Page(version=None, total=ranks.total(), keys=keys, first=first, my_rank=my_rank)
 
 
-def _player_id(viewer: Player | None) -> int | None:
+def player_id_of(viewer: Player | None) -> int | None:
+    """Whose entry `me` is: a signed-in player's, never a guest's (guests rank nowhere)."""
     if viewer is None or not viewer.is_authenticated or viewer.is_guest:
         return None
     return int(viewer.pk)
@@ -196,13 +320,18 @@ def _player_id(viewer: Player | None) -> int | None:
 def _version_and_mine(board: str, player_id: int | None) -> tuple[int, Row | None]:
     """The board's version and the player's entry, in one query."""
     if connection.vendor == "postgresql":
-        row = fetchone_prepared(_MINE, [board, board, player_id])  # planning cost more than running (bench/README.md)
-        assert row is not None  # _MINE always answers one row
-        version, *rest = row
+        row = fetchone_prepared(MINE, [board, board, player_id])  # planning cost more than running (bench/README.md)
     else:
         with connection.cursor() as cursor:
-            cursor.execute(_MINE, [board, board, player_id])
-            version, *rest = cursor.fetchone()
+            cursor.execute(MINE, [board, board, player_id])
+            row = cursor.fetchone()
+    return mine_of(row)
+
+
+def mine_of(row: tuple[Any, ...] | None) -> tuple[int, Row | None]:
+    """MINE's row read: the board's version and the player's entry (None: no entry)."""
+    assert row is not None  # MINE always answers one row
+    version, *rest = row
     return int(version or 0), (Row(*rest) if rest[0] is not None else None)
 
 
@@ -210,8 +339,16 @@ def _rows(board: str, keys: list[str]) -> dict[str, Row]:
     if not keys:
         return {}
     with connection.cursor() as cursor:
-        cursor.execute(_ROWS + "(" + ", ".join(["%s"] * len(keys)) + ")", [board, *keys])
-        return {row[0]: Row(*row) for row in cursor.fetchall()}
+        if connection.vendor == "postgresql":
+            cursor.execute(ROWS_ANY, [board, keys])
+        else:
+            cursor.execute(_ROWS + "(" + ", ".join(["%s"] * len(keys)) + ")", [board, *keys])
+        return rows_by_key(cursor.fetchall())
+
+
+def rows_by_key(rows: list[tuple[Any, ...]]) -> dict[str, Row]:
+    """ROWS_ANY's rows, by sort key."""
+    return {row[0]: Row(*row) for row in rows}
 
 
 def _entry(board: Board, row: Row, rank: int) -> dict[str, Any]:

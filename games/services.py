@@ -8,6 +8,7 @@ after that transaction commits.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -16,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
@@ -362,11 +364,29 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
 def close_expired_dailies(*, now: dt.datetime | None = None) -> int:
     """At 01:00 UTC the next day, open attempts end as they stand (their partial result counts)."""
     now = now or timezone.now()
-    cutoff_date = (now - dt.timedelta(hours=1)).date() - dt.timedelta(days=1)
-    open_ids = list(
-        GameSession.objects.filter(daily__date__lte=cutoff_date, finished_at=None).values_list("id", "player_id")
-    )
-    return sum(_close_daily_attempt(session_id, now=now) for session_id, _player_id in open_ids)
+    open_ids = list(_expired_daily_attempts(now).values_list("id", flat=True))
+    return sum(_close_daily_attempt(session_id, now=now) for session_id in open_ids)
+
+
+def _expired_daily_attempts(now: dt.datetime) -> QuerySet[GameSession]:
+    """The daily attempts still open after their daily's day is over (01:00 UTC the next day)."""
+    return GameSession.objects.filter(daily__date__lte=_last_closed_day(now), finished_at=None)
+
+
+def _last_closed_day(now: dt.datetime) -> dt.date:
+    return (now - dt.timedelta(hours=1)).date() - dt.timedelta(days=1)
+
+
+def expired_daily_attempt_sql(now: dt.datetime) -> tuple[str, tuple[Any, ...]]:
+    """One of `close_expired_dailies`'s attempts, as SQL and its parameters: a read served on the
+    event loop (web/loop_http.py) asks whether any is left, and leaves the closing to Django's path."""
+    return _expired_attempt_sql(_last_closed_day(now))
+
+
+@functools.lru_cache(maxsize=4)
+def _expired_attempt_sql(day: dt.date) -> tuple[str, tuple[Any, ...]]:
+    query = GameSession.objects.filter(daily__date__lte=day, finished_at=None).values_list("id")[:1].query
+    return query.sql_with_params()
 
 
 def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = None) -> bool:

@@ -22,6 +22,8 @@ closed connection.
 
 A request for one of the lean views (web/lean.py) that it serves itself runs through a shorter
 chain of the same middleware (web/lean_chain.py); its path is resolved once, before either chain.
+Before any of that, a request that a lean view's handler can answer on the event loop itself is
+answered there, with no thread at all (web/loop_http.py).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from django.http import FileResponse, HttpResponseBase, JsonResponse
 from django.urls import set_script_prefix
 from django.utils import translation
 
+from web import loop_http
 from web.errors import error_body
 from web.language import language_of
 from web.lean_chain import LeanHandler, ResolvedHandler
@@ -57,6 +60,13 @@ MAX_IDLE_THREADS = 32
 # froze start-up's): frozen too once warm, full collections stay short (bench/README.md).
 WARM_AFTER_REQUESTS = 200
 _served = 0
+
+
+def _count_served() -> None:
+    global _served
+    _served += 1
+    if _served == WARM_AFTER_REQUESTS:
+        gc.freeze()
 
 
 class BodyTooLarge(Exception):
@@ -86,23 +96,6 @@ class ASGIHandler(ResolvedHandler, asgi.ASGIHandler):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         try:
-            executor = _idle.pop()
-        except IndexError:
-            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="http")
-        done = False
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-            done = True
-        finally:
-            if done and len(_idle) < MAX_IDLE_THREADS:
-                _idle.append(executor)
-            else:
-                # Cancelled (its thread may still be busy with the request) or one too many.
-                executor.shutdown(wait=False)
-
-    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        try:
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
@@ -111,17 +104,43 @@ class ASGIHandler(ResolvedHandler, asgi.ASGIHandler):
                 refusal = JsonResponse(error_body(too_large_message()), status=413)
             await self.send_response(refusal, send)
             return
-        scope = with_length(scope, body_file)
+        _count_served()
         try:
-            set_script_prefix(asgi.get_script_prefix(scope))
-            response = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
-            try:
-                await self.send_response(response, send)
-            finally:
-                if response.streaming:
-                    await sync_to_async(response.close, thread_sensitive=True)()
+            scope = with_length(scope, body_file)
+            answer = await loop_http.serve(scope, body_file.read())
+            if answer is not None:
+                status, headers, content = answer
+                await send({"type": "http.response.start", "status": status, "headers": headers})
+                await send({"type": "http.response.body", "body": content})
+                return
+            body_file.seek(0)
+            await self._in_a_thread(scope, body_file, send)
         finally:
             body_file.close()
+
+    async def _in_a_thread(self, scope: dict[str, Any], body_file: Any, send: Any) -> None:
+        """Django's path: the request on a thread borrowed for it, the response sent from the loop."""
+        try:
+            executor = _idle.pop()
+        except IndexError:
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="http")
+        done = False
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                set_script_prefix(asgi.get_script_prefix(scope))
+                response = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
+                try:
+                    await self.send_response(response, send)
+                finally:
+                    if response.streaming:
+                        await sync_to_async(response.close, thread_sensitive=True)()
+            done = True
+        finally:
+            if done and len(_idle) < MAX_IDLE_THREADS:
+                _idle.append(executor)
+            else:
+                # Cancelled (its thread may still be busy with the request) or one too many.
+                executor.shutdown(wait=False)
 
     async def read_body(self, receive: Any) -> Any:
         """The body, counted as it arrives: over MAX_BODY_BYTES it is refused (BodyTooLarge) at once,
@@ -146,10 +165,6 @@ class ASGIHandler(ResolvedHandler, asgi.ASGIHandler):
 
     def _serve(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
         """In the request's thread: the signal, the request, the middleware and the view."""
-        global _served
-        _served += 1
-        if _served == WARM_AFTER_REQUESTS:
-            gc.freeze()
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)
         if request is not None:

@@ -31,17 +31,17 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from web import loop_http
 from web.api_errors import exception_handler
-
-# Accept headers that DRF's negotiation answers with plain application/json (no indent or version
-# parameter): any other goes to DRF, which may answer 406 or render differently.
-PLAIN_ACCEPTS = frozenset({"", "*/*", "application/json", "application/json, */*"})
+from web.loop_http import PLAIN_ACCEPTS
 
 View = Callable[..., HttpResponseBase]
 
 
-def lean(view_class: type[APIView], method: str) -> View:
-    """The URL callback for `view_class`: `method` served leanly, everything else by DRF."""
+def lean(view_class: type[APIView], method: str, *, on_loop: loop_http.Handler | None = None) -> View:
+    """The URL callback for `view_class`: `method` served leanly, everything else by DRF. With
+    `on_loop`, that handler serves on the event loop what it can (web/loop_http.py), the rest goes
+    to the lean path."""
     drf_view = view_class.as_view()
     probe = view_class()
     probe.setup(HttpRequest())  # as as_view() does: a view with get answers HEAD too
@@ -106,5 +106,7 @@ def lean(view_class: type[APIView], method: str) -> View:
     for name in ("cls", "initkwargs", "view_class", "view_initkwargs", "__doc__", "__name__", "__module__"):
         setattr(serve, name, getattr(drf_view, name))
     serve.lean_serves = serves  # type: ignore[attr-defined]  # web/lean_chain.py asks it
+    if on_loop is not None:
+        loop_http.route_of(serve, method, on_loop, allow)
     serve.csrf_exempt = True  # type: ignore[attr-defined]  # as DRF's: the session authenticator checks CSRF
     return serve

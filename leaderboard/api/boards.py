@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
+
+from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -12,11 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.documents import refusals
-from games.boards import parse_board
-from games.services import close_expired_dailies
-from leaderboard import selectors
+from games.boards import Board, parse_board
+from games.services import close_expired_dailies, expired_daily_attempt_sql
+from leaderboard import loop_reads, selectors
 from leaderboard.api import params
 from leaderboard.api.documents import LeaderboardDocument
+from web import loop_http
+from web.database.loop_connection import reads
 from web.errors import BadRequest
 
 
@@ -46,19 +52,52 @@ class LeaderboardView(APIView):
         responses={200: LeaderboardDocument, **refusals(400, 404, 429)},
     )
     def get(self, request: Request, board: str) -> Response:
-        around = request.query_params.get("around")
-        if around not in (None, "me"):
-            raise BadRequest(gettext('around takes one value: "me".'))
         now = timezone.now()
-        the_board = parse_board(board, today=now.date())
-        if the_board.date is not None:
+        read = _read_of(board, request.query_params, now)
+        if read.board.date is not None:
             # A daily's board is final from 01:00 the next day: attempts still open end first.
             close_expired_dailies(now=now)
         document = selectors.leaderboard(
-            board=the_board,
+            board=read.board,
             viewer=params.viewer(request),
-            limit=params.limit(request),
-            cursor=params.cursor(request),
-            around_me=around == "me",
+            limit=read.limit,
+            cursor=read.cursor,
+            around_me=read.around_me,
         )
         return Response(document)
+
+
+async def read_on_loop(request: loop_http.Request, board: str) -> loop_http.Answer:
+    """LeaderboardView.get on the event loop (web/loop_http.py), for a caller by token or nobody."""
+    now = timezone.now()
+    read = _read_of(board, request.query, now)
+    if read.board.date is not None:
+        sql, sql_params = expired_daily_attempt_sql(now)
+        if await reads.get().fetchone(sql, sql_params) is not None:
+            raise loop_http.Handover()  # attempts to close first: Django's path does it
+    viewer = selectors.player_id_of(request.player)
+    document = await loop_reads.board(
+        read.board, viewer, limit=read.limit, cursor=read.cursor, around_me=read.around_me
+    )
+    return loop_http.Answer(200, document)
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    board: Board
+    limit: int
+    cursor: str | None
+    around_me: bool
+
+
+def _read_of(board: str, query: QueryDict, now: dt.datetime) -> _Read:
+    """What the request asks for, checked (BadRequest and NotFound name what is wrong)."""
+    around = query.get("around")
+    if around not in (None, "me"):
+        raise BadRequest(gettext('around takes one value: "me".'))
+    return _Read(
+        board=parse_board(board, today=now.date()),
+        limit=params.limit(query),
+        cursor=params.cursor(query),
+        around_me=around == "me",
+    )

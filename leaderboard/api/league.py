@@ -58,4 +58,4 @@ class AllTimeView(APIView):
     )
     def get(self, request: Request, variant: str) -> Response:
         by = request.query_params.get("by") or "best"
-        return Response(league.all_time(variant=variant, by=by, limit=params.limit(request)))
+        return Response(league.all_time(variant=variant, by=by, limit=params.limit(request.query_params)))

@@ -1,17 +1,18 @@
-"""Query parameters and the requesting player (games.players.guests), checked the same way by every view here."""
+"""Query parameters (a request's QueryDict, on Django's path or the loop's) and the requesting player
+(games.players.guests), checked the same way by every view here."""
 
 from __future__ import annotations
 
+from django.http import QueryDict
 from django.utils.translation import gettext
-from rest_framework.request import Request
 
 from games.players.guests import player, viewer
 from leaderboard.selectors import DEFAULT_LIMIT, MAX_LIMIT
 from web.errors import BadRequest
 
 
-def limit(request: Request, *, default: int = DEFAULT_LIMIT) -> int:
-    text = request.query_params.get("limit")
+def limit(query: QueryDict, *, default: int = DEFAULT_LIMIT) -> int:
+    text = query.get("limit")
     if text is None:
         return default
     value = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else 0
@@ -20,8 +21,8 @@ def limit(request: Request, *, default: int = DEFAULT_LIMIT) -> int:
     return value
 
 
-def cursor(request: Request) -> str | None:
-    text = request.query_params.get("cursor")
+def cursor(query: QueryDict) -> str | None:
+    text = query.get("cursor")
     if text is not None and (not text or len(text) > 200):
         raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
     return text

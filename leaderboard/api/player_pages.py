@@ -33,8 +33,8 @@ class PlayerPageView(APIView):
     def get(self, request: Request, name: str) -> Response:
         page = player_page(
             name=name,
-            limit=params.limit(request, default=RESULTS_PER_PAGE),
-            cursor=params.cursor(request),
+            limit=params.limit(request.query_params, default=RESULTS_PER_PAGE),
+            cursor=params.cursor(request.query_params),
             now=timezone.now(),
         )
         return Response(page)

@@ -14,7 +14,11 @@ urlpatterns = [
     path("leaderboards/all-time/<str:variant>", league.AllTimeView.as_view(), name="all-time-board"),
     path("leaderboards/<str:board>/par", par.ParView.as_view(), name="daily-par"),
     path("leaderboards/<str:board>/par/replay", par.ParReplayView.as_view(), name="daily-par-replay"),
-    path("leaderboards/<str:board>", lean(boards.LeaderboardView, "GET"), name="leaderboard"),
+    path(
+        "leaderboards/<str:board>",
+        lean(boards.LeaderboardView, "GET", on_loop=boards.read_on_loop),
+        name="leaderboard",
+    ),
     path("players/<str:name>", player_pages.PlayerPageView.as_view(), name="player-page"),
     path("results/<str:result_id>/replay", replays.ReplayView.as_view(), name="result-replay"),
 ]

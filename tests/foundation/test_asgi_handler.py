@@ -24,10 +24,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BOARD = "code:SP1-S4C-AAAAAAD"
 
 
-async def request(method: str, path: str, *, body: bytes = b"", headers: dict[str, str] | None = None) -> Any:
+async def request(
+    method: str, path: str, *, body: bytes = b"", headers: dict[str, str] | None = None, app: Any = application
+) -> Any:
     sent = {"Host": "testserver", **(headers or {})}
     pairs = [(name.lower().encode(), value.encode()) for name, value in sent.items()]
-    communicator = HttpCommunicator(application, method, path, body=body, headers=pairs)
+    communicator = HttpCommunicator(app, method, path, body=body, headers=pairs)
     try:
         await communicator.send_input({"type": "http.request", "body": body})
         start = await communicator.receive_output(timeout=10)

@@ -4,7 +4,8 @@ session (with CSRF for a POST), refusals, languages and rate limits.
 
 Each request is sent twice through the ASGI application: as a client sends it (served leanly), and
 with an Accept header the lean path leaves to DRF (`application/json; q=0.9`, which DRF answers
-with the same plain JSON), through Django's whole chain.
+with the same plain JSON), through Django's whole chain. The event loop's path, which would take
+some of these first, is switched off here: tests/foundation/test_loop_http.py compares it with this one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.test import RequestFactory
 from config.asgi import django_asgi_app
 from tests.conftest import make_player
 from tests.foundation.test_asgi_handler import _browser, _token_for, request
+from web import loop_http
 from web.lean_chain import LeanHandler, lean_middleware
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,6 +28,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BOARD = "/api/leaderboards/code:SP1-S4C-AAAAAAD"
 BY_DRF = "application/json; q=0.9"
 JSON = "application/json"
+
+
+@pytest.fixture(autouse=True)
+def _no_loop_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loop_http, "_taken", lambda scope: None)
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from django.utils import timezone
 SESSION_KEPT = dt.timedelta(seconds=60)
 
 
-def _token_authentication() -> Any:
+def token_authentication() -> Any:
     """The HTTP API's token authentication (the first TokenAuthentication among DRF's
     DEFAULT_AUTHENTICATION_CLASSES: the token cache, games/players/token_auth.py), so that a socket
     accepts and refuses the same tokens as the API, without this package naming an app."""
@@ -42,7 +42,7 @@ def _player_for_token(key: str) -> Any:
     from rest_framework.exceptions import AuthenticationFailed
 
     try:
-        return _token_authentication().authenticate_credentials(key)[0]
+        return token_authentication().authenticate_credentials(key)[0]
     except AuthenticationFailed:
         return None
 
@@ -82,7 +82,7 @@ def signed_in_until(scope: dict[str, Any]) -> dt.datetime | None:
     key = scope.get("auth_token")
     if key is not None:
         try:
-            _, token = _token_authentication().authenticate_credentials(key)
+            _, token = token_authentication().authenticate_credentials(key)
         except AuthenticationFailed:
             return None
         created: dt.datetime = token.created

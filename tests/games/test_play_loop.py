@@ -195,6 +195,21 @@ async def test_a_failing_write_fails_only_itself() -> None:
     assert counts == [(1, 1), (1, 1)]
 
 
+async def test_scripts_arriving_together_share_one_pipeline_and_a_failing_one_fails_alone() -> None:
+    committer = group_commit.for_this_loop()
+    scripts = [
+        [("SELECT txid_current()", []), ("SELECT %s::int * 2", [n]), ("SELECT 1 / %s", [n])] for n in (1, 0, 3)
+    ]
+    answers = await asyncio.gather(*(committer.fetch_each(script) for script in scripts), return_exceptions=True)
+    assert isinstance(answers[1], psycopg.errors.DivisionByZero)  # its own error, and only its own
+    first, third = answers[0], answers[2]
+    assert isinstance(first, list) and isinstance(third, list)
+    assert [row[0] for row in first[1:]] == [2, 1] and [row[0] for row in third[1:]] == [6, 0]  # type: ignore[index]
+    # Retried one by one after the failure: each its own transaction then; together at first they shared one.
+    together = await asyncio.gather(*(committer.fetch_each(script) for script in (scripts[0], scripts[2])))
+    assert together[0][0] == together[1][0]
+
+
 def _revoke_elsewhere(token: str, player: Player) -> None:
     """What another process's log-out does here: the row goes (no signal in this process), and the
     publication arrives through Redis."""

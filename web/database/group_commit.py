@@ -3,13 +3,16 @@ statement, its transaction and its one commit (one WAL flush, one round trip), o
 of that loop's own.
 
 A `Statement` says how one write is made alone and how many are made at once (arrays unnested
-in one statement); each write is answered only once the commit that holds it succeeded. A batch
-that fails is rolled back and its writes run again one statement each, so that the error reaches
-only the writes it belongs to. A broken connection fails its batch (whether that commit happened
-is then unknown to us: the callers answer as for a database that is away) and is replaced on the
-next batch. PostgreSQL only; durability as for any commit (synchronous_commit on). Not psycopg's
-pipeline mode: its async wait polls for a writable socket while the answer is awaited, which cost a
-quarter of a worker's CPU under load (bench/README.md).
+in one statement: play's appends). A script is a write of several statements run in order (a
+submission's result with its deal and its boards); the scripts of a batch go in one pipeline,
+which PostgreSQL commits at its sync, all or none. Each write is answered only once the commit
+that holds it succeeded. A batch that fails is rolled back and its writes run again one each, so
+that the error reaches only the write it belongs to. A broken connection fails its batch (whether
+that commit happened is then unknown to us: the callers answer as for a database that is away)
+and is replaced on the next batch. PostgreSQL only; durability as for any commit
+(synchronous_commit on). Play's appends do not use psycopg's pipeline mode: its async wait polled
+for a writable socket while the answer was awaited, a quarter of a worker's CPU under load at the
+time (bench/README.md); one statement of arrays needs no pipeline.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, cast
 
 import psycopg
 
@@ -44,7 +47,17 @@ class Statement:
     key: Callable[[Params], Any]
 
 
-_Write = tuple[Statement, Params, "asyncio.Future[Row | None]"]
+Script = Sequence[tuple[str, Params | Sequence[Any]]]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Write:
+    """One queued write: a Statement's (with its params), or a script's (statements run in order,
+    answered by the first row of each)."""
+
+    statement: Statement | None
+    params: Params | Script
+    future: asyncio.Future[Any]
 
 
 class GroupCommit:
@@ -58,11 +71,22 @@ class GroupCommit:
 
     async def fetchone(self, statement: Statement, params: Params) -> Row | None:
         """The row that answers this write (None if none), once it is committed; psycopg.Error if not."""
-        future: asyncio.Future[Row | None] = asyncio.get_running_loop().create_future()
-        self._queue.append((statement, params, future))
+        row: Row | None = await self._queued(statement, params)
+        return row
+
+    async def fetch_each(self, script: Script) -> list[Row | None]:
+        """The first row of each of `script`'s statements, run in order and committed together
+        with the other scripts queued meanwhile (in one pipeline: one round trip, one commit); a
+        statement's error fails its own script only. psycopg.Error if not committed."""
+        rows: list[Row | None] = await self._queued(None, script)
+        return rows
+
+    async def _queued(self, statement: Statement | None, params: Params | Script) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Write(statement, params, future))
         if self._committing is None:
             self._committing = asyncio.get_running_loop().create_task(self._commit_queued())
-        # Shielded: a socket that goes away while its write commits must not cancel the others'.
+        # Shielded: a client that goes away while its write commits must not cancel the others'.
         return await asyncio.shield(future)
 
     async def _commit_queued(self) -> None:
@@ -70,13 +94,21 @@ class GroupCommit:
             while self._queue:
                 await asyncio.sleep(0)  # the writes queued in this turn of the loop join the batch
                 batch, self._queue = self._queue, []
-                await self._commit(batch)
+                statements = [write for write in batch if write.statement is not None]
+                scripts = [write for write in batch if write.statement is None]
+                for kind in (statements, scripts):  # each kind its own transaction
+                    if kind:
+                        await self._commit(kind)
         finally:
             self._committing = None
 
     async def _commit(self, batch: list[_Write]) -> None:
         try:
-            rows = await self._in_one_transaction(batch)
+            connection = await self._connection_now()
+            if batch[0].statement is None:
+                answers: list[Any] = await self._run_scripts(connection, batch)
+            else:
+                answers = await self._in_one_transaction(connection, batch)
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
             await self._drop_connection()
             self._fail(batch, error)
@@ -90,19 +122,21 @@ class GroupCommit:
                 await self._commit([write])
             return
         except BaseException:  # cancelled at shutdown, or a bug: no write is left waiting
-            for _, _, future in batch:
-                future.cancel()
+            for write in batch:
+                write.future.cancel()
             await self._drop_connection()
             raise
-        for (_, _, future), row in zip(batch, rows, strict=True):
-            if not future.done():
-                future.set_result(row)
+        for write, answer in zip(batch, answers, strict=True):
+            if not write.future.done():
+                write.future.set_result(answer)
 
-    async def _in_one_transaction(self, batch: list[_Write]) -> list[Row | None]:
-        connection = await self._connection_now()
+    async def _in_one_transaction(
+        self, connection: psycopg.AsyncConnection[Any], batch: list[_Write]
+    ) -> list[Row | None]:
         groups: dict[Statement, list[Params]] = {}
-        for statement, params, _ in batch:
-            groups.setdefault(statement, []).append(params)
+        for write in batch:
+            assert write.statement is not None
+            groups.setdefault(write.statement, []).append(write.params)  # type: ignore[arg-type]  # a Statement's
         if len(groups) == 1:  # the common case: one statement, its own transaction (autocommit)
             ((statement, writes),) = groups.items()
             answers = await self._run(connection, statement, writes)
@@ -111,7 +145,7 @@ class GroupCommit:
                 answers = {}
                 for statement, writes in groups.items():
                     answers.update(await self._run(connection, statement, writes))
-        return [answers.get((statement, id(params))) for statement, params, _ in batch]
+        return [answers.get((write.statement, id(write.params))) for write in batch]  # type: ignore[arg-type]
 
     @staticmethod
     async def _run(
@@ -125,6 +159,26 @@ class GroupCommit:
             await cursor.execute(statement.many, statement.gather(writes), prepare=True)
             by_key = {row[0]: tuple(row[1:]) for row in await cursor.fetchall()}
         return {(statement, id(params)): by_key[key] for params in writes if (key := statement.key(params)) in by_key}
+
+    @staticmethod
+    async def _run_scripts(connection: psycopg.AsyncConnection[Any], batch: list[_Write]) -> list[list[Row | None]]:
+        """Every script's statements in one pipeline: PostgreSQL runs them up to its sync as one
+        transaction, so they commit together or not at all."""
+        scripts = [cast(Script, write.params) for write in batch]
+        cursors = [[connection.cursor() for _ in script] for script in scripts]
+        try:
+            async with connection.pipeline():
+                for script, script_cursors in zip(scripts, cursors, strict=True):
+                    for cursor, (query, params) in zip(script_cursors, script, strict=True):
+                        await cursor.execute(query, params, prepare=True)
+            return [
+                [None if (row := await cursor.fetchone()) is None else tuple(row) for cursor in script_cursors]
+                for script_cursors in cursors
+            ]
+        finally:
+            for script_cursors in cursors:
+                for cursor in script_cursors:
+                    await cursor.close()
 
     async def _connection_now(self) -> psycopg.AsyncConnection[Any]:
         connection = self._connection
@@ -140,9 +194,9 @@ class GroupCommit:
 
     @staticmethod
     def _fail(batch: list[_Write], error: BaseException) -> None:
-        for _, _, future in batch:
-            if not future.done():
-                future.set_exception(error)
+        for write in batch:
+            if not write.future.done():
+                write.future.set_exception(error)
 
     async def close(self) -> None:
         await self._drop_connection()

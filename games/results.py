@@ -9,7 +9,10 @@ round trip to PostgreSQL that commits by itself (see store_verified).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import partial
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -20,7 +23,9 @@ from games.engine import GameCode
 from games.models import Daily, GameSession, Player, Result, StoredCode
 from games.ranking import RESULT_ID_WIDTH
 from games.verification import Outcome
+from web.database import group_commit
 from web.database.prepared import Row, fetch_each
+from web.sockets.consumer import in_database_thread
 
 # Every column but the id, in the model's order; one INSERT ... RETURNING (prepared on PostgreSQL)
 # rather than the ORM's save, whose signals and checks a new result has no use for.
@@ -72,39 +77,118 @@ def store_verified(
     code rather than its StoredCode (a submission's), the code's row is made on first use with the result, in
     the same round trip.
     """
-    code = stored_code if isinstance(stored_code, GameCode) else None
-    stored = (
-        StoredCode(code=str(stored_code), game=stored_code.game, variant=stored_code.variant)
-        if isinstance(stored_code, GameCode)
-        else stored_code
-    )
-    result = Result(
+    write = _Write.of(
         player=player,
-        stored_code=stored,
+        outcome=outcome,
+        stored_code=stored_code,
+        board=board,
+        finished_at=finished_at,
         daily=daily,
         session=session,
-        source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
-        board=None if player.is_guest else board,
-        score=outcome.score,
-        moves=outcome.moves,
-        won=outcome.won,
-        sequences=outcome.sequences,
-        cards_home=outcome.cards_home,
         elapsed_ms=elapsed_ms,
-        actions=outcome.actions,
-        undos=outcome.undos,
-        log=" ".join(outcome.tokens),
-        finished_at=finished_at,
-        verified_at=timezone.now(),
     )
-    event = verified.Event(kind="verified", result=result, held_back=bool(session is not None and session.code_secret))
-    # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
-    statements, told = verified.announce_with(event, _NEW[connection.vendor])
     # PostgreSQL runs a pipeline's statements up to its Sync as one transaction: where nothing else
     # must join it, they commit together or not at all without a BEGIN and a COMMIT (two round trips).
-    with nullcontext() if _commits_by_itself(event) else transaction.atomic(savepoint=False):
-        told(_insert(result, code=code, then=statements))
-    return result
+    with nullcontext() if _commits_by_itself(write.event) else transaction.atomic(savepoint=False):
+        write.stored(fetch_each(write.statements))
+    return write.result
+
+
+async def store_on_loop(
+    *, player: Player, outcome: Outcome, code: GameCode, board: str, finished_at: dt.datetime
+) -> Result:
+    """`store_verified` of a submission's result on the event loop (web/loop_http.py): its one
+    pipeline committed on the loop's own connection, with the other results that arrived meanwhile
+    (web.database.group_commit), then the listeners told on a database thread (they index and push
+    the change, with the service's clients). A result whose listeners must write more in its
+    transaction is stored on that thread altogether."""
+    write = _Write.of(player=player, outcome=outcome, stored_code=code, board=board, finished_at=finished_at)
+    if not verified.heard_after_commit(write.event):
+        store = partial(
+            store_verified, player=player, outcome=outcome, stored_code=code, board=board, finished_at=finished_at
+        )
+        return await in_database_thread(store)()
+    rows = await group_commit.for_this_loop().fetch_each(write.statements)
+    await in_database_thread(write.stored)(rows)
+    return write.result
+
+
+@dataclass
+class _Write:
+    """A verified result about to be stored: its statements (the stored code's, if given a code,
+    the result's, the listeners'), and what to do with their rows once they ran."""
+
+    result: Result
+    event: verified.Event
+    code: GameCode | None
+    statements: list[verified.Statement]
+    told: Callable[[list[Row | None]], None]
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        player: Player,
+        outcome: Outcome,
+        stored_code: StoredCode | GameCode,
+        board: str | None,
+        finished_at: dt.datetime,
+        daily: Daily | None = None,
+        session: GameSession | None = None,
+        elapsed_ms: int | None = None,
+    ) -> _Write:
+        code = stored_code if isinstance(stored_code, GameCode) else None
+        stored = (
+            StoredCode(code=str(stored_code), game=stored_code.game, variant=stored_code.variant)
+            if isinstance(stored_code, GameCode)
+            else stored_code
+        )
+        result = Result(
+            player=player,
+            stored_code=stored,
+            daily=daily,
+            session=session,
+            source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
+            board=None if player.is_guest else board,
+            score=outcome.score,
+            moves=outcome.moves,
+            won=outcome.won,
+            sequences=outcome.sequences,
+            cards_home=outcome.cards_home,
+            elapsed_ms=elapsed_ms,
+            actions=outcome.actions,
+            undos=outcome.undos,
+            log=" ".join(outcome.tokens),
+            finished_at=finished_at,
+            verified_at=timezone.now(),
+        )
+        held_back = bool(session is not None and session.code_secret)
+        event = verified.Event(kind="verified", result=result, held_back=held_back)
+        # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
+        then, told = verified.announce_with(event, _NEW[connection.vendor])
+        values = [f.get_db_prep_save(f.pre_save(result, add=True), connection) for f in _FIELDS]
+        if code is None:
+            statements = [(_INSERT, values), *then]
+        else:
+            values[[f.name for f in _FIELDS].index("stored_code")] = str(code)
+            statements = [stored_code_statement(code), (_INSERT_ON_CODE, values), *then]
+        return cls(result=result, event=event, code=code, statements=statements, told=told)
+
+    def stored(self, rows: list[Row | None]) -> None:
+        """The statements ran and gave `rows`: give the result its id (and, given a code, its
+        stored code), as save(force_insert=True) would, then tell the listeners their rows."""
+        result = self.result
+        if self.code is None:
+            inserted, *then = rows
+        else:
+            stored_row, inserted, *then = rows
+            assert stored_row is not None  # an upsert always gives its row
+            result.stored_code = stored_code_row(self.code, stored_row[0])
+        assert inserted is not None  # an INSERT ... RETURNING gives its row
+        result.pk = inserted[0]
+        result._state.adding = False
+        result._state.db = connection.alias
+        self.told(then)
 
 
 def _commits_by_itself(event: verified.Event) -> bool:
@@ -116,21 +200,3 @@ def _commits_by_itself(event: verified.Event) -> bool:
         and not connection.in_atomic_block
         and verified.heard_after_commit(event)
     )
-
-
-def _insert(result: Result, *, code: GameCode | None, then: list[verified.Statement]) -> list[Row | None]:
-    """Store the new `result` (and, given its code, its stored code) and give it its id, as
-    save(force_insert=True) would, with the statements `then` in the same round trip: their rows."""
-    values = [f.get_db_prep_save(f.pre_save(result, add=True), connection) for f in _FIELDS]
-    if code is None:
-        inserted, *rows = fetch_each([(_INSERT, values), *then])
-    else:
-        values[[f.name for f in _FIELDS].index("stored_code")] = str(code)
-        stored_row, inserted, *rows = fetch_each([stored_code_statement(code), (_INSERT_ON_CODE, values), *then])
-        assert stored_row is not None  # an upsert always gives its row
-        result.stored_code = stored_code_row(code, stored_row[0])
-    assert inserted is not None  # an INSERT ... RETURNING gives its row
-    result.pk = inserted[0]
-    result._state.adding = False
-    result._state.db = connection.alias
-    return rows

@@ -33,21 +33,36 @@ _SECRET = (
 
 def is_secret(code: GameCode, *, now: dt.datetime) -> bool:
     """Whether `code` is an unpublished daily's or that of a secret race not yet over (one query)."""
-    params: dict[str, str | dt.date] = {
+    query, params = secret_query(code, now=now)
+    if connection.vendor == "postgresql":
+        row = fetchone_prepared(query, params)  # on every submission: planned once per connection
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(query, params)
+            row = cursor.fetchone()
+    return secret_in(row)
+
+
+def secret_query(code: GameCode, *, now: dt.datetime) -> tuple[str, dict[str, str | dt.date]]:
+    """`is_secret`'s query and its parameters (a submission on the event loop runs it there)."""
+    return _SECRET, {
         "code": str(code),
         "published_before": (now.astimezone(dt.UTC) - _UNTIL_PUBLISHED).date(),
         "finished": Room.State.FINISHED.value,
     }
-    if connection.vendor == "postgresql":
-        row = fetchone_prepared(_SECRET, params)  # on every submission: planned once per connection
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(_SECRET, params)
-            row = cursor.fetchone()
+
+
+def secret_in(row: tuple[object, ...] | None) -> bool:
+    """What the row of `secret_query` says."""
     return bool(row and row[0])
+
+
+def refusal() -> Unprocessable:
+    """The one refusal of every secret code."""
+    return Unprocessable(gettext(CANNOT_BE_PLAYED), index=0)
 
 
 def refuse_if_secret(code: GameCode, *, now: dt.datetime) -> None:
     """A 422 at index 0, as for a code that cannot be played, if `code` is still secret."""
     if is_secret(code, now=now):
-        raise Unprocessable(gettext(CANNOT_BE_PLAYED), index=0)
+        raise refusal()

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
-import json
 import logging
 import uuid
 from typing import Any
@@ -27,14 +25,14 @@ from games import play_repository as play
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
 from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
 from games.live import LiveGame, LiveSession, progress_of
-from games.models import GameAction, GameSession, Player, Result, Submission
+from games.models import GameAction, GameSession, Player, Result
 from games.play_repository import LogMovedOn
 from games.results import store_verified
-from games.selectors import result_document, session_for
+from games.selectors import session_for
 from games.verification import Refused, outcome_of, verify
 from operations import metrics
 from web import ratelimit
-from web.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable, error_body
+from web.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable
 
 log = logging.getLogger(__name__)
 
@@ -405,95 +403,3 @@ def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = Non
         transaction.on_commit(lambda: live.forget(session.id), robust=True)
         transaction.on_commit(lambda: rooms.session_progressed(session=session), robust=True)
     return True
-
-
-# --------------------------------------------------------------- submissions
-
-
-@metrics.submission
-def submit_log(
-    *,
-    player: Player,
-    code: object,
-    log: object,
-    claimed_score: object = None,
-    key: str | None = None,
-    now: dt.datetime | None = None,
-) -> tuple[int, dict[str, Any]]:
-    """Verify a whole log played elsewhere (the body's "moves"). Returns (status, body), refusals
-    included, so that an idempotency key answers the same thing twice."""
-    now = now or timezone.now()
-    ratelimit.hit(
-        "submissions",
-        str(player.pk),
-        limit=settings.RATE_SUBMISSIONS,
-        seconds=60,
-        message=gettext_noop("Too many submissions."),
-    )
-    if key is None:
-        status, body, _ = _verify_submission(
-            player=player, code=code, log=log, claimed_score=claimed_score, now=now
-        )
-        return status, body
-    digest = hashlib.sha256(
-        json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
-    earlier = Submission.objects.filter(player=player, key=key).first()
-    if earlier is not None:
-        return _replayed(earlier, digest)
-    try:
-        with transaction.atomic():
-            # Claim the key first: a concurrent twin waits on the unique index, then replays ours.
-            claim = Submission.objects.create(player=player, key=key, body_digest=digest, status=0, response={})
-            status, body, result = _verify_submission(
-                player=player, code=code, log=log, claimed_score=claimed_score, now=now
-            )
-            claim.status, claim.response, claim.result = status, body, result
-            claim.save(update_fields=["status", "response", "result"])
-    except IntegrityError:
-        return _replayed(Submission.objects.get(player=player, key=key), digest)
-    return status, body
-
-
-def _replayed(earlier: Submission, digest: str) -> tuple[int, dict[str, Any]]:
-    if earlier.body_digest != digest:
-        raise Conflict(gettext("This submission key was already used for a different submission."))
-    return earlier.status, earlier.response
-
-
-def _verify_submission(
-    *, player: Player, code: object, log: object, claimed_score: object, now: dt.datetime
-) -> tuple[int, dict[str, Any], Result | None]:
-    if not isinstance(log, list):
-        raise BadRequest(gettext('"moves" must be a list of tokens.'))
-    if claimed_score is not None and (isinstance(claimed_score, bool) or not isinstance(claimed_score, int)):
-        raise BadRequest(gettext('"claimed_score" must be a whole number.'))
-    game_code = parse_code(code)
-    # Before the replay: its refusals and its numbers would be answers about a secret deal.
-    secret_codes.refuse_if_secret(game_code, now=now)
-    if len(log) > MAX_LOG_TOKENS:
-        too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(log)})
-        return _refusal(f"{too_long}.", index=0, rule="log_too_long")
-    try:
-        outcome = verify(str(game_code), log)
-    except Refused as refused:
-        error = refused.error
-        message = refusals.sentence(error.rule, error.params, error.message)
-        return _refusal(message, index=error.index, token=error.token, rule=error.rule or None)
-    if claimed_score is not None and claimed_score != outcome.score:
-        return _refusal(
-            gettext("You claimed %(claimed)s points, but the replay of your moves scores %(score)s.")
-            % {"claimed": claimed_score, "score": outcome.score},
-            index=None,
-        )
-    # The deal is made (on first use) with the result, in its transaction and round trip.
-    result = store_verified(
-        player=player, outcome=outcome, stored_code=game_code, board=f"code:{game_code}", finished_at=now
-    )
-    return 201, {"result": result_document(result, now=now)}, result
-
-
-def _refusal(
-    message: str, *, index: int | None, token: str | None = None, rule: str | None = None
-) -> tuple[int, dict[str, Any], None]:
-    return 422, error_body(message, index=index, token=token, rule=rule), None

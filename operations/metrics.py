@@ -13,6 +13,7 @@ instrumentation points in games/ and leaderboard/ are one line each: a decorator
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Iterator
 from functools import wraps
@@ -124,7 +125,25 @@ def action_judged(started: float, error: BaseException | None = None) -> None:
 
 
 def submission(func: F) -> F:
-    """Count each batch submission (games.services.submit_log, which answers (status, body))."""
+    """Count each batch submission (games.submissions, whose functions answer (status, body), on a
+    thread or, awaited, on the event loop)."""
+
+    def count(answer: Any) -> Any:
+        (_VERIFIED if answer[0] == 201 else SUBMISSIONS.labels("illegal")).inc()
+        return answer
+
+    if inspect.iscoroutinefunction(func):
+
+        @wraps(func)
+        async def counted_on_loop(*args: Any, **kwargs: Any) -> Any:
+            try:
+                answer = await func(*args, **kwargs)
+            except Exception as error:
+                SUBMISSIONS.labels(refusal_name(error)).inc()
+                raise
+            return count(answer)
+
+        return counted_on_loop  # type: ignore[return-value]
 
     @wraps(func)
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -133,8 +152,7 @@ def submission(func: F) -> F:
         except Exception as error:
             SUBMISSIONS.labels(refusal_name(error)).inc()
             raise
-        (_VERIFIED if answer[0] == 201 else SUBMISSIONS.labels("illegal")).inc()
-        return answer
+        return count(answer)
 
     return counted  # type: ignore[return-value]
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from web.errors import ServiceError, error_body
+from web.errors import BadRequest, ServiceError, Unavailable, error_body
 from web.middleware import CSRF_REFUSED
 from web.views import UNAVAILABLE
 
@@ -54,20 +54,21 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if wait is not None:
             response["Retry-After"] = str(max(1, int(wait)))
         return response
-    if isinstance(exc, DataError):
+    if isinstance(exc, DatabaseError):
+        return exception_handler(database_refusal(exc, data=isinstance(exc, DataError)), context)
+    return None
+
+
+def database_refusal(error: Exception, *, data: bool) -> ServiceError:
+    """The answer to a database error: a value the database refused (`data`) is the client's
+    error, anything else an outage. Logged here; the answer names neither."""
+    if data:
         # A value PostgreSQL refuses (a NUL, a number or date out of its range) came with the
         # request: the client's error, not an outage. Views check their inputs; this is the net.
-        log.warning("input refused by the database: %s", exc)
-        return Response(error_body(gettext(DATA_REFUSED)), status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, DatabaseError):
-        log.exception("database unavailable")
-        response = Response(
-            error_body(gettext(UNAVAILABLE)),
-            status=status.HTTP_503_SERVICE_UNAVAILABLE,
-        )
-        response["Retry-After"] = "5"
-        return response
-    return None
+        log.warning("input refused by the database: %s", error)
+        return BadRequest(gettext(DATA_REFUSED))
+    log.error("database unavailable", exc_info=error)
+    return Unavailable(gettext(UNAVAILABLE), retry_after=5)
 
 
 def _flatten(detail: Any) -> str:

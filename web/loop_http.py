@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+import psycopg
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import connections
@@ -35,6 +36,7 @@ from django.urls import Resolver404, get_resolver
 from django.utils import translation
 from rest_framework.settings import api_settings
 
+from web.api_errors import database_refusal
 from web.errors import ServiceError
 from web.language import language_of
 from web.sockets.auth import token_authentication
@@ -110,7 +112,9 @@ async def serve(scope: dict[str, Any], body: bytes) -> tuple[int, Headers, bytes
         except Handover:
             return None
         except ServiceError as refusal:
-            answer = Answer(refusal.status, refusal.body(), refusal.retry_after)
+            answer = _refused(refusal)
+        except psycopg.Error as error:  # after a handler counted or wrote: answered here, as Django's path would
+            answer = _refused(database_refusal(error, data=isinstance(error, psycopg.DataError)))
     content = _encode(answer.document)
     # A session is read (so Vary names Cookie) when no token signed the request in: DRF's session
     # authenticator then looks for one, as Django's chain does.
@@ -207,6 +211,10 @@ async def _player(headers: dict[str, str]) -> tuple[Any, bool]:
     if player is None:
         raise Handover()
     return player, True
+
+
+def _refused(refusal: ServiceError) -> Answer:
+    return Answer(refusal.status, refusal.body(), refusal.retry_after)
 
 
 def _encode(document: Any) -> bytes:

@@ -17,14 +17,14 @@ import logging
 import math
 import threading
 import time
-from typing import cast
+from typing import Any, cast
 
 import redis
 from django.conf import settings
 from django.utils.translation import gettext, ngettext
 
 from web.errors import RateLimited
-from web.redis_clients import shared_client
+from web.redis_clients import on_this_loop, shared_client
 
 log = logging.getLogger(__name__)
 
@@ -91,11 +91,26 @@ def _count(key: str, seconds: int) -> tuple[int, float]:
     if client is None:
         return _in_process.count(key, seconds)
     with client.pipeline(transaction=True) as pipe:
-        pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
-        pipe.incr(key)
-        pipe.pttl(key)
+        _counting(pipe, key, seconds)
         _, count, left_ms = pipe.execute()
     return cast(int, count), max(cast(int, left_ms), 0) / 1000
+
+
+def _counting(pipe: Any, key: str, seconds: int) -> None:
+    pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
+    pipe.incr(key)
+    pipe.pttl(key)
+
+
+async def _count_on_loop(key: str, seconds: int) -> tuple[int, float]:
+    """`_count` on the running event loop's own Redis client (web/loop_http.py)."""
+    url = settings.REDIS_URL
+    if not url:
+        return _in_process.count(key, seconds)
+    async with on_this_loop(url).pipeline(transaction=True) as pipe:
+        _counting(pipe, key, seconds)
+        _, count, left_ms = await pipe.execute()
+    return int(count), max(int(left_ms), 0) / 1000
 
 
 def record(bucket: str, subject: str, *, seconds: int) -> int:
@@ -112,19 +127,35 @@ def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) ->
     take(bucket, subject, limit=limit, seconds=seconds, message=message)
 
 
+async def hit_on_loop(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
+    """`hit` on the running event loop, with its own Redis client."""
+    key = _key(bucket, subject)
+    try:
+        counted = await _count_on_loop(key, seconds)
+    except (redis.RedisError, OSError):
+        log.warning("rate limit %s not counted: Redis unavailable", bucket)
+        return
+    _judge(counted, limit, message)
+
+
 def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> str:
     """Count one attempt before doing what it attempts (one atomic INCR, so concurrent attempts
     cannot all slip under the limit) and return its counter's key, for `give_back` when the
     attempt turns out not to count (a log-in that succeeded). Raise RateLimited past `limit`."""
     key = _key(bucket, subject)
     try:
-        count, left = _count(key, seconds)
+        counted = _count(key, seconds)
     except (redis.RedisError, OSError):
         log.warning("rate limit %s not counted: Redis unavailable", bucket)
         return key
+    _judge(counted, limit, message)
+    return key
+
+
+def _judge(counted: tuple[int, float], limit: int, message: str) -> None:
+    count, left = counted
     if count > limit:
         raise _refuse(message, left)
-    return key
 
 
 def give_back(key: str) -> None:
@@ -143,9 +174,7 @@ def give_back(key: str) -> None:
 def hit_in_process(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
     """`hit`, counted in this process only: the bound is then `limit` per worker process, and it
     holds while Redis is away."""
-    count, left = _in_process.count(_key(bucket, subject), seconds)
-    if count > limit:
-        raise _refuse(message, left)
+    _judge(_in_process.count(_key(bucket, subject), seconds), limit, message)
 
 
 def clear_in_process() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
+import orjson
 from django.conf import settings
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -15,13 +17,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import dailies, live, selectors, services, variants, why
+from games import dailies, live, selectors, services, submissions, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from games.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
-from web import ratelimit
+from web import loop_http, ratelimit
 from web.errors import BadRequest
 
 
@@ -139,14 +141,8 @@ class SubmissionsView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _plainly_valid_submission(request.data) or _valid(SubmissionSerializer, request)
-        ratelimit.hit(
-            "submissions-address",
-            guests.client_address(request),
-            limit=settings.RATE_SUBMISSIONS_PER_ADDRESS,
-            seconds=60,
-            message=gettext_noop("Too many submissions from this address."),
-        )
-        answer_status, body = services.submit_log(
+        ratelimit.hit("submissions-address", guests.client_address(request), **_address_limit())
+        answer_status, body = submissions.submit_log(
             player=_player(request),
             code=data["code"],
             log=data["moves"],
@@ -154,6 +150,45 @@ class SubmissionsView(APIView):
             key=data.get("key"),
         )
         return Response(body, status=answer_status)
+
+
+async def submit_on_loop(request: loop_http.Request) -> loop_http.Answer:
+    """SubmissionsView.post on the event loop (web/loop_http.py), for a player by token whose body
+    is read as it stands (no serializer to word it) and carries no idempotency key; any other goes
+    to Django's path, before anything is counted."""
+    if request.player is None or not _plain_json(request.headers.get("content-type", "")):
+        raise loop_http.Handover()
+    try:
+        body = orjson.loads(request.body)
+    except orjson.JSONDecodeError:
+        raise loop_http.Handover() from None  # DRF's parser words it (or reads what orjson does not)
+    data = _plainly_valid_submission(body)
+    if data is None or data["key"] is not None or not all(type(token) is str for token in data["moves"]):
+        raise loop_http.Handover()  # a token that is no string is refused in words that echo it as Python reads it
+    await ratelimit.hit_on_loop("submissions-address", request.client, **_address_limit())
+    answer_status, document = await submissions.submit_on_loop(
+        player=request.player,
+        code=data["code"],
+        log=data["moves"],
+        claimed_score=data["claimed_score"],
+        now=timezone.now(),
+    )
+    return loop_http.Answer(answer_status, document)
+
+
+def _address_limit() -> dict[str, Any]:
+    """The submissions per address (read when asked: the setting may change)."""
+    return {
+        "limit": settings.RATE_SUBMISSIONS_PER_ADDRESS,
+        "seconds": 60,
+        "message": gettext_noop("Too many submissions from this address."),
+    }
+
+
+def _plain_json(content_type: str) -> bool:
+    """A Content-Type DRF's JSON parser reads as UTF-8 JSON."""
+    media, _, parameters = content_type.partition(";")
+    return media.strip().lower() == "application/json" and parameters.strip().lower() in ("", "charset=utf-8")
 
 
 def _plain_text(value: object, max_length: int) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import orjson
 import pytest
 import redis
 from channels.db import database_sync_to_async
@@ -236,3 +237,163 @@ async def test_production_headers_and_redirects_as_django(served: list[bool], se
         assert served == [True, False] and "strict-transport-security" in loop["headers"]
     else:
         assert served == [False, False] and loop["status"] == 301
+
+
+# ------------------------------------------------------------------------------------ submissions
+
+JSON = "application/json"
+CODE = RUSSIAN_WIN
+
+
+def _without_ids(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer with the new result's id and time taken out: two submissions make two results."""
+    body = orjson.loads(answer["body"])
+    if "result" in body:
+        body["result"].pop("id"), body["result"].pop("verified_at")
+    return {**answer, "body": body, "headers": {k: v for k, v in answer["headers"].items() if k != "content-length"}}
+
+
+async def _token_player(name: str) -> tuple[Player, dict[str, str]]:
+    player = await database_sync_to_async(make_player)(name)
+    token = await _token_for(player)
+    headers = {"Authorization": f"Token {token}", "Content-Type": JSON}
+    await request("GET", BOARD, headers={"Authorization": f"Token {token}"})  # the token cache knows it now
+    return player, headers
+
+
+async def test_submissions_on_the_loop_answer_and_store_as_django_does(served: list[bool]) -> None:
+    player, by_token = await _token_player("submitter")
+    served.clear()
+    log = vector_log(CODE)
+    cases: list[tuple[dict[str, str], bytes]] = [
+        (by_token, orjson.dumps({"code": CODE, "moves": log})),  # verified: 201
+        (by_token, orjson.dumps({"code": CODE, "moves": log[:30], "claimed_score": 1})),  # a wrong claim: 422
+        (by_token, orjson.dumps({"code": CODE, "moves": ["99:1>2"]})),  # an illegal move: 422 at index 0
+        (by_token, orjson.dumps({"code": "no code", "moves": []})),  # 400, in words
+        (by_token, orjson.dumps({"code": CODE, "moves": "D"})),  # the serializer's words: Django's
+        (by_token, orjson.dumps({"code": CODE, "moves": ["D"] * 5001})),  # too long: 422
+        ({**by_token, "Accept-Language": "fi"}, orjson.dumps({"code": CODE, "moves": ["99:1>2"]})),
+        ({**by_token, "Content-Type": "application/json; charset=utf-8"}, orjson.dumps({"code": CODE, "moves": []})),
+    ]
+    for headers, body in cases:
+        loop, django = await both("POST", "/api/submissions", body=body, headers=headers)
+        assert _without_ids(loop) == _without_ids(django), (headers, body[:80])
+    assert served[0::2] == [True, True, True, True, False, True, True, True]
+
+    @database_sync_to_async
+    def stored() -> list[Any]:
+        from games.models import Result
+        from leaderboard.models import BoardEntry, PlayerStats
+
+        results = list(Result.objects.filter(player=player).order_by("pk").values("score", "moves", "won", "log"))
+        entries = BoardEntry.objects.filter(player=player).count()
+        return [results, entries, PlayerStats.objects.get(player=player).games]
+
+    results, entries, games = await stored()
+    # Both ways stored the win and the empty log alike; the board and its twin hold the best.
+    assert [r["won"] for r in results] == [True, True, False, False]
+    assert results[0] == results[1] and results[2] == results[3]
+    assert entries == 2 and games == 4
+
+
+async def test_what_a_submission_on_the_loop_leaves_to_django(served: list[bool]) -> None:
+    player, by_token = await _token_player("leaver")
+    session, csrf = await _browser(player)
+    body = orjson.dumps({"code": CODE, "moves": []})
+    handed_over: list[tuple[dict[str, str], bytes]] = [
+        (by_token, orjson.dumps({"code": CODE, "moves": [], "key": "k1"})),  # idempotent: its transaction
+        (by_token, b'{"code": "RU1-C-MFXTMVO", "moves": [], "claimed_score": 1e400}'),
+        (by_token, b'{"code": "RU1-C-MFXTMVO", "moves": [123456789012345678901234567890]}'),
+        (by_token, b'{"code": "RU1-C-MFXTMVO", "moves": [], "claimed_score": 12345678901234567890123}'),
+        (by_token, b'{"code": "RU1-C-MFXTMVO", "moves": ["\\ud800"]}'),
+        (by_token, b"{not json"),
+        (by_token, b""),
+        ({**by_token, "Content-Type": "text/plain"}, body),  # 415
+        ({**by_token, "Content-Type": "application/json; charset=latin-1"}, body),
+        ({"Content-Type": JSON}, body),  # nobody: 401
+        ({"Cookie": f"{settings.SESSION_COOKIE_NAME}={session}; csrftoken={csrf}", "Content-Type": JSON}, body),
+    ]
+    for headers, sent in handed_over:
+        served.clear()
+        loop, django = await both("POST", "/api/submissions", body=sent, headers=headers)
+        assert served == [False, False], (headers, sent[:80])
+        assert _without_ids(loop)["status"] == _without_ids(django)["status"], (headers, sent[:80])
+
+
+async def test_submission_limits_are_counted_once_on_the_loop(served: list[bool], settings: Any) -> None:
+    settings.RATE_SUBMISSIONS = 2
+    _, by_token = await _token_player("limited")
+    served.clear()
+    body = orjson.dumps({"code": CODE, "moves": ["D"]})
+    answers = [await request("POST", "/api/submissions", body=body, headers=by_token) for _ in range(3)]
+    assert [a["status"] for a in answers] == [422, 422, 429] and served == [True, True, True]
+    assert int(answers[2]["headers"]["retry-after"]) >= 1 and b"Too many submissions." in answers[2]["body"]
+    settings.RATE_SUBMISSIONS = 100
+    settings.RATE_SUBMISSIONS_PER_ADDRESS = 4  # this address sent three already
+    answers = [await request("POST", "/api/submissions", body=body, headers=by_token) for _ in range(2)]
+    assert [a["status"] for a in answers] == [422, 429] and b"from this address" in answers[1]["body"]
+
+
+async def test_a_secret_code_is_refused_on_the_loop_and_nothing_is_stored(served: list[bool]) -> None:
+    from games import dailies
+    from tests.security.snapshot import snapshot
+
+    _, by_token = await _token_player("peeker")
+    now = timezone.now()
+    daily = await database_sync_to_async(dailies.dailies_for)(now.date(), now=now)
+    code = daily[0].stored_code.code
+    before = await database_sync_to_async(snapshot)()
+    body = orjson.dumps({"code": code, "moves": ["D"]})
+    refused = await request("POST", "/api/submissions", body=body, headers=by_token)
+    assert served[-1] is True and refused["status"] == 422
+    assert orjson.loads(refused["body"]) == {
+        "error": {"message": "This game code cannot be played now.", "index": 0, "token": None}
+    }
+    assert await database_sync_to_async(snapshot)() == before
+
+
+async def test_a_statement_failing_on_the_loop_takes_the_whole_result_back(
+    served: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import verified
+    from games.models import Result, StoredCode
+    from leaderboard.models import BoardEntry
+
+    player, by_token = await _token_player("all-or-nothing")
+    failing = verified.Writer(
+        statements=lambda event, new: [("SELECT 1 / 0", [])],
+        wrote=lambda event, rows: None,
+        writes_more=lambda event: False,
+    )
+    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, failing])
+    body = orjson.dumps({"code": "SD1-S1-HJSZOZN", "moves": ["D"]})
+    refused = await request("POST", "/api/submissions", body=body, headers=by_token)
+    assert served[-1] is True and refused["status"] == 400 and b"cannot be looked up or stored" in refused["body"]
+
+    @database_sync_to_async
+    def left() -> list[bool]:
+        return [
+            Result.objects.filter(player=player).exists(),
+            BoardEntry.objects.filter(player=player).exists(),
+            StoredCode.objects.filter(code="SD1-S1-HJSZOZN").exists(),
+        ]
+
+    assert await left() == [False, False, False]
+
+
+async def test_concurrent_submissions_on_the_loop_are_each_stored_once(served: list[bool]) -> None:
+    import asyncio
+
+    from leaderboard.models import BoardEntry
+
+    players = [await _token_player(f"crowd{n}") for n in range(12)]
+    served.clear()
+    log = vector_log(CODE)
+    bodies = [orjson.dumps({"code": CODE, "moves": log[: 20 + n]}) for n in range(len(players))]
+    sent = [request("POST", "/api/submissions", body=b, headers=h) for (_, h), b in zip(players, bodies, strict=True)]
+    answers = await asyncio.gather(*sent)
+    assert [a["status"] for a in answers] == [201] * len(players) and all(served)
+    ids = {orjson.loads(a["body"])["result"]["id"] for a in answers}
+    assert len(ids) == len(players)
+    entries = await database_sync_to_async(BoardEntry.objects.filter(board=f"code:{CODE}").count)()
+    assert entries == len(players)

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import rooms, services, verified
+from games import rooms, services, submissions, verified
 from games.models import Player, Result
 from leaderboard.models import BoardEntry, PlayerStats
 from tests.conftest import make_player
@@ -47,7 +47,7 @@ def test_every_path_announces_each_result_once_inside_its_transaction(
     services.finish_session(player=player, session_id=given_up.pk)
     daily, _ = services.start_session(player=player, daily="SP1-S1C", now=NOON)
     assert services.close_expired_dailies(now=PUBLISHED) == 1
-    status, _ = services.submit_log(player=player, code=CODE, log=winning_log(CODE)[:10])
+    status, _ = submissions.submit_log(player=player, code=CODE, log=winning_log(CODE)[:10])
     assert status == 201
     assert heard == [
         ("verified", "session", False, True),
@@ -67,7 +67,7 @@ def test_a_listener_that_fails_takes_the_result_with_it(monkeypatch: pytest.Monk
     monkeypatch.setattr(verified, "_listeners", [*verified._listeners, refuse])
     player = make_player("unlucky")
     with pytest.raises(RuntimeError):
-        services.submit_log(player=player, code=CODE, log=winning_log(CODE)[:10])
+        submissions.submit_log(player=player, code=CODE, log=winning_log(CODE)[:10])
     assert not Result.objects.exists() and not BoardEntry.objects.exists() and not PlayerStats.objects.exists()
 
 

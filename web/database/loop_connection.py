@@ -1,12 +1,12 @@
 """An event loop's own connections to the database Django uses, for the work served on the loop
-itself (play's appends in group commits, the hot HTTP reads: web/loop_http.py) rather than on a
-thread with Django's connection.
+itself (play's appends in group commits, the hot HTTP requests: web/loop_http.py) rather than on
+a thread with Django's connection.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import psycopg
@@ -15,6 +15,7 @@ from django.db import connections
 from web.per_loop import PerLoop
 
 Row = tuple[Any, ...]
+Params = Sequence[Any] | Mapping[str, Any]
 
 # libpq parameters of the Django connection that the loop's own connections take too.
 _LIBPQ_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options")
@@ -39,25 +40,23 @@ async def connect() -> psycopg.AsyncConnection[Any]:
     )
 
 
-class Reads:
-    """The loop's connection for reads: prepared statements, one at a time (psycopg queues the
-    others); reconnected on the next read after it broke."""
+class LoopConnection:
+    """One of the loop's connections: prepared statements, one call at a time (psycopg queues the
+    others); reconnected on the next call after it broke. psycopg.Error if a call fails."""
 
     def __init__(self) -> None:
         self._connection: psycopg.AsyncConnection[Any] | None = None
 
-    async def fetchone(self, query: str, params: Sequence[Any]) -> Row | None:
-        """The first row of `query`; psycopg.Error if it fails (a broken connection is dropped)."""
+    async def fetchone(self, query: str, params: Params) -> Row | None:
+        """The first row of `query`."""
         rows = await self._run(query, params, many=False)
         return rows[0] if rows else None
 
-    async def fetchall(self, query: str, params: Sequence[Any]) -> list[Row]:
+    async def fetchall(self, query: str, params: Params) -> list[Row]:
         return await self._run(query, params, many=True)
 
-    async def _run(self, query: str, params: Sequence[Any], *, many: bool) -> list[Row]:
-        connection = self._connection
-        if connection is None or connection.closed or connection.broken:
-            connection = self._connection = await connect()
+    async def _run(self, query: str, params: Params, *, many: bool) -> list[Row]:
+        connection = await self._connection_now()
         try:
             async with connection.cursor() as cursor:
                 await cursor.execute(query, params, prepare=True)
@@ -68,6 +67,12 @@ class Reads:
         except (psycopg.OperationalError, psycopg.InterfaceError):
             await self.close()
             raise
+
+    async def _connection_now(self) -> psycopg.AsyncConnection[Any]:
+        connection = self._connection
+        if connection is None or connection.closed or connection.broken:
+            connection = self._connection = await connect()
+        return connection
 
     async def close(self) -> None:
         connection, self._connection = self._connection, None
@@ -81,4 +86,6 @@ class Reads:
             connection.pgconn.finish()
 
 
-reads: PerLoop[Reads] = PerLoop(Reads)
+# The loop's reads; its writes go through its group commit (web.database.group_commit), on a
+# connection of their own: a read never waits behind a commit.
+reads: PerLoop[LoopConnection] = PerLoop(LoopConnection)

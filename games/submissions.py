@@ -1,0 +1,150 @@
+"""Batch submissions (POST /api/submissions): a whole log played elsewhere, verified by its replay
+from the deal and stored as a result.
+
+`submit_log` serves a request's thread; `submit_on_loop` serves one without an idempotency key on
+the event loop (web/loop_http.py), with the loop's own clients, in the same order of checks and
+with the same answers: the per-player limit, the body's types, the code, whether the code is
+still secret (before the replay: its refusals and its numbers would be answers about a secret
+deal), the replay, the claimed score, and the one write of games.results.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
+
+from games import refusals, secret_codes
+from games.codes import parse_code
+from games.engine import MAX_LOG_TOKENS, GameCode
+from games.models import Player, Result, Submission
+from games.results import store_on_loop, store_verified
+from games.selectors import result_document
+from games.verification import Outcome, Refused, verify
+from operations import metrics
+from web import ratelimit
+from web.database.loop_connection import reads
+from web.errors import BadRequest, Conflict, error_body
+
+Answer = tuple[int, dict[str, Any]]
+_LIMIT = gettext_noop("Too many submissions.")
+
+
+@metrics.submission
+def submit_log(
+    *,
+    player: Player,
+    code: object,
+    log: object,
+    claimed_score: object = None,
+    key: str | None = None,
+    now: dt.datetime | None = None,
+) -> Answer:
+    """Verify a whole log played elsewhere (the body's "moves"). Returns (status, body), refusals
+    included, so that an idempotency key answers the same thing twice."""
+    now = now or timezone.now()
+    ratelimit.hit("submissions", str(player.pk), limit=settings.RATE_SUBMISSIONS, seconds=60, message=_LIMIT)
+    if key is None:
+        status, body, _ = _verify_submission(player=player, code=code, log=log, claimed_score=claimed_score, now=now)
+        return status, body
+    digest = hashlib.sha256(
+        json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    earlier = Submission.objects.filter(player=player, key=key).first()
+    if earlier is not None:
+        return _replayed(earlier, digest)
+    try:
+        with transaction.atomic():
+            # Claim the key first: a concurrent twin waits on the unique index, then replays ours.
+            claim = Submission.objects.create(player=player, key=key, body_digest=digest, status=0, response={})
+            status, body, result = _verify_submission(
+                player=player, code=code, log=log, claimed_score=claimed_score, now=now
+            )
+            claim.status, claim.response, claim.result = status, body, result
+            claim.save(update_fields=["status", "response", "result"])
+    except IntegrityError:
+        return _replayed(Submission.objects.get(player=player, key=key), digest)
+    return status, body
+
+
+@metrics.submission
+async def submit_on_loop(
+    *, player: Player, code: object, log: object, claimed_score: object, now: dt.datetime
+) -> Answer:
+    """`submit_log` without a key, on the event loop: the limit counted and the secret asked with
+    the loop's clients, the result stored by games.results.store_on_loop."""
+    await ratelimit.hit_on_loop(
+        "submissions", str(player.pk), limit=settings.RATE_SUBMISSIONS, seconds=60, message=_LIMIT
+    )
+    game_code, tokens = _checked(code, log, claimed_score)
+    query, params = secret_codes.secret_query(game_code, now=now)
+    if secret_codes.secret_in(await reads.get().fetchone(query, params)):
+        raise secret_codes.refusal()
+    verdict = _verdict(game_code, tokens, claimed_score)
+    if not isinstance(verdict, Outcome):
+        return verdict
+    board = f"code:{game_code}"
+    result = await store_on_loop(player=player, outcome=verdict, code=game_code, board=board, finished_at=now)
+    return 201, {"result": result_document(result, now=now)}
+
+
+def _replayed(earlier: Submission, digest: str) -> Answer:
+    if earlier.body_digest != digest:
+        raise Conflict(gettext("This submission key was already used for a different submission."))
+    return earlier.status, earlier.response
+
+
+def _verify_submission(
+    *, player: Player, code: object, log: object, claimed_score: object, now: dt.datetime
+) -> tuple[int, dict[str, Any], Result | None]:
+    game_code, tokens = _checked(code, log, claimed_score)
+    secret_codes.refuse_if_secret(game_code, now=now)
+    verdict = _verdict(game_code, tokens, claimed_score)
+    if not isinstance(verdict, Outcome):
+        return (*verdict, None)
+    # The deal is made (on first use) with the result, in its transaction and round trip.
+    result = store_verified(
+        player=player, outcome=verdict, stored_code=game_code, board=f"code:{game_code}", finished_at=now
+    )
+    return 201, {"result": result_document(result, now=now)}, result
+
+
+def _checked(code: object, log: object, claimed_score: object) -> tuple[GameCode, list[object]]:
+    """The code and the log of a submission whose fields have the right types; BadRequest naming
+    what is wrong."""
+    if not isinstance(log, list):
+        raise BadRequest(gettext('"moves" must be a list of tokens.'))
+    if claimed_score is not None and (isinstance(claimed_score, bool) or not isinstance(claimed_score, int)):
+        raise BadRequest(gettext('"claimed_score" must be a whole number.'))
+    return parse_code(code), log
+
+
+def _verdict(code: GameCode, log: list[object], claimed_score: object) -> Outcome | Answer:
+    """The replay's outcome, or the refusal (422) of a log too long, an illegal action or a claimed
+    score the replay does not give."""
+    if len(log) > MAX_LOG_TOKENS:
+        too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(log)})
+        return _refusal(f"{too_long}.", index=0, rule="log_too_long")
+    try:
+        outcome = verify(str(code), log)
+    except Refused as refused:
+        error = refused.error
+        message = refusals.sentence(error.rule, error.params, error.message)
+        return _refusal(message, index=error.index, token=error.token, rule=error.rule or None)
+    if claimed_score is not None and claimed_score != outcome.score:
+        return _refusal(
+            gettext("You claimed %(claimed)s points, but the replay of your moves scores %(score)s.")
+            % {"claimed": claimed_score, "score": outcome.score},
+            index=None,
+        )
+    return outcome
+
+
+def _refusal(message: str, *, index: int | None, token: str | None = None, rule: str | None = None) -> Answer:
+    return 422, error_body(message, index=index, token=token, rule=rule)

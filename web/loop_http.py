@@ -137,8 +137,11 @@ def _taken(scope: dict[str, Any]) -> tuple[Route, dict[str, Any], dict[str, str]
         return None
     if not headers.get("content-length", "0").isdigit():
         return None  # BodySizeLimitMiddleware words it
+    query = scope.get("query_string", b"")
+    if not query.isascii():
+        return None  # raw bytes a client did not percent-encode: Django decodes them its way
     format_param = api_settings.URL_FORMAT_OVERRIDE
-    if format_param and format_param.encode() in scope.get("query_string", b""):
+    if format_param and format_param.encode() in query:
         return None  # DRF's dispatch renders or refuses that format (even a look-alike: Django decides)
     if not _host_allowed(headers.get("host")):
         return None

@@ -5,6 +5,7 @@ a thread with Django's connection.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -46,6 +47,7 @@ class LoopConnection:
 
     def __init__(self) -> None:
         self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._connecting = asyncio.Lock()  # the first calls of a loop arrive together: one connects
 
     async def fetchone(self, query: str, params: Params) -> Row | None:
         """The first row of `query`."""
@@ -70,9 +72,13 @@ class LoopConnection:
 
     async def _connection_now(self) -> psycopg.AsyncConnection[Any]:
         connection = self._connection
-        if connection is None or connection.closed or connection.broken:
-            connection = self._connection = await connect()
-        return connection
+        if connection is not None and not (connection.closed or connection.broken):
+            return connection
+        async with self._connecting:
+            connection = self._connection
+            if connection is None or connection.closed or connection.broken:
+                connection = self._connection = await connect()
+            return connection
 
     async def close(self) -> None:
         connection, self._connection = self._connection, None

@@ -17,7 +17,7 @@ from channels_redis.core import RedisChannelLayer
 
 from operations import metrics
 from web.adapters import redis_group_key
-from web.redis_clients import shared_client
+from web.redis_clients import on_this_loop, shared_client
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,17 @@ def send(group: str, message: dict[str, Any]) -> None:
         log.exception("could not push to %s", group)
 
 
+async def send_on_loop(group: str, message: dict[str, Any]) -> None:
+    """`send` from the event loop itself (web/loop_http.py)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group, metrics.push_sent({**message, "group": group}))
+    except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
+        log.exception("could not push to %s", group)
+
+
 def watched(group: str) -> bool:
     """False only when no process listens to `group`: then a push to it (and on the embedded
     default the query for the rank it would carry) can be skipped.
@@ -52,17 +63,34 @@ def watched(group: str) -> bool:
     so one who joins after this answered reads a board that already has the change. Any doubt
     (another layer, sharded or unusual hosts, Redis failing) answers True: the push is tried as before.
     """
+    asked = _watch_key(group)
+    if isinstance(asked, bool):
+        return asked
+    address, key = asked
+    try:
+        return bool(shared_client(address).exists(key))
+    except (redis.RedisError, OSError, ValueError):
+        return True
+
+
+async def watched_on_loop(group: str) -> bool:
+    """`watched` with the running event loop's own Redis client."""
+    asked = _watch_key(group)
+    if isinstance(asked, bool):
+        return asked
+    address, key = asked
+    try:
+        return bool(await on_this_loop(address).exists(key))
+    except (redis.RedisError, OSError, ValueError):
+        return True
+
+
+def _watch_key(group: str) -> bool | tuple[str, bytes]:
+    """The Redis key whose existence says whether `group` has members, or the answer itself."""
     layer = get_channel_layer()
     if layer is None:
         return False
     if isinstance(layer, InMemoryChannelLayer):
         return bool(layer.groups.get(group))  # the embedded default: one process, whose members it holds
     found = redis_group_key(layer, group) if isinstance(layer, RedisChannelLayer) else None
-    if found is None:
-        return True
-    address, key = found
-    try:
-        client = shared_client(address)
-        return bool(client.exists(key))
-    except (redis.RedisError, OSError, ValueError):
-        return True
+    return True if found is None else found

@@ -99,9 +99,9 @@ async def store_on_loop(
 ) -> Result:
     """`store_verified` of a submission's result on the event loop (web/loop_http.py): its one
     pipeline committed on the loop's own connection, with the other results that arrived meanwhile
-    (web.database.group_commit), then the listeners told on a database thread (they index and push
-    the change, with the service's clients). A result whose listeners must write more in its
-    transaction is stored on that thread altogether."""
+    (web.database.group_commit), then the listeners told, and what they do after the commit (index
+    and push the change) done on the loop with its own clients. A result whose listeners must write
+    more in its transaction is stored on a database thread altogether."""
     write = _Write.of(player=player, outcome=outcome, stored_code=code, board=board, finished_at=finished_at)
     if not verified.heard_after_commit(write.event):
         store = partial(
@@ -109,7 +109,9 @@ async def store_on_loop(
         )
         return await in_database_thread(store)()
     rows = await group_commit.for_this_loop().fetch_each(write.statements)
-    await in_database_thread(write.stored)(rows)
+    with verified.collected() as effects:
+        write.stored(rows)  # on the loop: the listeners only read their rows and say what follows
+    await verified.run_collected(effects)
     return write.result
 
 

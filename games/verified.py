@@ -5,7 +5,8 @@ statistics) subscribes, from its AppConfig.ready. The referee does not know who 
 
 A listener runs inside the transaction that stored the result, so what it writes commits or rolls
 back with the result (a verified result never goes without its board entry); what must follow the
-commit (an index, a push) it puts on transaction.on_commit itself. A listener whose writes need no
+commit (an index, a push) it hands to `after_commit`, which runs it on the request's thread once
+the transaction commits, or on the event loop for a result stored there (games.results). A listener whose writes need no
 answer first (a Writer) has them sent with the result's own INSERT, in its round trip; the other
 listeners hear of the result after the writers. When every listener is a Writer that writes nothing
 more for a result (heard_after_commit), the result and the writers' statements are one round trip
@@ -14,9 +15,14 @@ that commits by itself, and the writers hear of their rows after it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from django.db import transaction
 
 from web.database.prepared import Row, fetch_each
 
@@ -110,3 +116,47 @@ def announce_with(event: Event, new: NewResult) -> tuple[list[Statement], Callab
                 listener(event)
 
     return statements, told
+
+
+class AfterCommit(Protocol):
+    """What a listener does once the result's transaction committed, either way it is served."""
+
+    def run(self) -> None: ...
+
+    async def run_on_loop(self) -> None: ...
+
+
+log = logging.getLogger(__name__)
+_collected: ContextVar[list[AfterCommit] | None] = ContextVar("after_commit", default=None)
+
+
+def after_commit(effect: AfterCommit) -> None:
+    """Run `effect` once the transaction that stored the result commits (at once outside one), or,
+    while the loop collects them (`collected`), leave it to the loop."""
+    kept = _collected.get()
+    if kept is not None:
+        kept.append(effect)
+    else:
+        transaction.on_commit(effect.run, robust=True)
+
+
+@contextmanager
+def collected() -> Iterator[list[AfterCommit]]:
+    """Within: the listeners' after-commit effects are collected into the list, for a result the
+    event loop committed itself (games.results.store_on_loop), which runs them there."""
+    kept: list[AfterCommit] = []
+    token = _collected.set(kept)
+    try:
+        yield kept
+    finally:
+        _collected.reset(token)
+
+
+async def run_collected(effects: list[AfterCommit]) -> None:
+    """Run collected effects on the loop, each on its own: a failure is logged, as on_commit's
+    robust callbacks are, and loses only what it would have told."""
+    for effect in effects:
+        try:
+            await effect.run_on_loop()
+        except Exception:  # noqa: BLE001 - the result is committed; the next reader catches up
+            log.exception("an after-commit effect failed: %r", effect)

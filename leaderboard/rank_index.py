@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Awaitable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
@@ -114,11 +114,29 @@ def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Place
     index already holds a better one; where the player ranks now."""
     try:
         reply = cast("list[Any]", client().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version)))
-        rank, stored = reply
     except (redis.RedisError, OSError) as error:
-        log.error("rank index of %s missed change %s (%s); the next reader catches up", board, version, error)
-        raise RankIndexUnavailable(str(error)) from error
+        raise _missed(board, version, error) from error
+    return _placed(reply, version)
+
+
+async def put_on_loop(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Placed:
+    """`put` with the running event loop's own client (web/loop_http.py)."""
+    try:
+        script = client_on_loop().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version))
+        reply = await cast("Awaitable[list[Any]]", script)
+    except (redis.RedisError, OSError) as error:
+        raise _missed(board, version, error) from error
+    return _placed(reply, version)
+
+
+def _placed(reply: list[Any], version: int) -> Placed:
+    rank, stored = reply
     return Placed(rank=int(rank), in_step=stored is not None and int(stored) >= version)
+
+
+def _missed(board: str, version: int, error: Exception) -> RankIndexUnavailable:
+    log.error("rank index of %s missed change %s (%s); the next reader catches up", board, version, error)
+    return RankIndexUnavailable(str(error))
 
 
 def catch_up(board: str, entries: list[tuple[int, str]], *, version: int) -> None:

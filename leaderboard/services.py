@@ -8,15 +8,18 @@ after that transaction commits.
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from django.db import transaction
-
 from games import groups, verified
-from games.boards import parse_board
+from games.boards import Board, parse_board
 from games.models import Result
 from leaderboard import rank_index, selectors, standings, stats
+from web import asks
 from web.database.prepared import fetch_each
+from web.sockets.consumer import in_database_thread
 
 
 def _statements(event: verified.Event, new: verified.NewResult | None) -> list[verified.Statement]:
@@ -74,7 +77,8 @@ def _offered(*, result: Result, boards: list[str], rows: list[tuple[Any, ...] | 
 
 
 def _announce(*, result: Result, change: standings.Change) -> None:
-    """Inside the transaction that changed `result`'s board entry: index and push it once committed."""
+    """Inside the transaction that changed `result`'s board entry: index and push it once committed
+    (games.verified.after_commit)."""
     row = selectors.Row(
         sort_key=change.sort_key,
         progress=standings.rank_key(result).progress,
@@ -87,29 +91,105 @@ def _announce(*, result: Result, change: standings.Change) -> None:
         username=result.player.username,
         is_guest=result.player.is_guest,
     )
-    transaction.on_commit(lambda: _board_changed(change, row), robust=True)
+    verified.after_commit(BoardChanged(change, row))
 
 
-def _board_changed(change: standings.Change, row: selectors.Row) -> None:
-    """Index the change, and push the entry with the rank the index update itself returned."""
-    board = parse_board(change.board)
-    group = groups.board_group(board.id)
-    if not rank_index.enabled():
-        if not groups.watched(group):
-            return  # nobody to tell: no need to count the rank either
-        entry = selectors.entry_of(board=board, player_id=change.player_id)  # SQL: no index, no Redis layer
-    else:
-        try:
-            placed = rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
-        except rank_index.RankIndexUnavailable:
-            return  # no push either (the layer is the same Redis); watchers resync when it is back
-        if not groups.watched(group):
-            return  # indexed; nobody to tell (most code boards)
-        # Out of step (a change missed or still on its way): the reader's path catches the index up.
-        entry = (
-            selectors.entry_document(board, row, placed.rank + 1)
-            if placed.in_step
-            else selectors.entry_of(board=board, player_id=change.player_id)
-        )
-    if entry is not None:
-        groups.send(group, {"type": "board.change", "board": board.id, "entry": entry})
+@dataclass(frozen=True)
+class BoardChanged:
+    """After the commit: index the change, and push the entry with the rank the index update itself
+    returned (on the thread with the process's clients, or on the loop with its own)."""
+
+    change: standings.Change
+    row: selectors.Row
+
+    def run(self) -> None:
+        asks.run(self._work(), _answer)
+
+    async def run_on_loop(self) -> None:
+        await asks.run_on_loop(self._work(), _answer_on_loop)
+
+    def _work(self) -> Generator[_Ask, Any, None]:
+        change = self.change
+        board = parse_board(change.board)
+        group = groups.board_group(board.id)
+        if not rank_index.enabled():
+            if not (yield _Watched(group)):
+                return  # nobody to tell: no need to count the rank either
+            entry = yield _EntryOf(board, change.player_id)  # SQL: no index, no Redis layer
+        else:
+            placed: rank_index.Placed | None = yield _Put(change)
+            if placed is None:
+                return  # no push either (the layer is the same Redis); watchers resync when it is back
+            if not (yield _Watched(group)):
+                return  # indexed; nobody to tell (most code boards)
+            # Out of step (a change missed or still on its way): the reader's path catches the index up.
+            entry = (
+                selectors.entry_document(board, self.row, placed.rank + 1)
+                if placed.in_step
+                else (yield _EntryOf(board, change.player_id))
+            )
+        if entry is not None:
+            yield _Send(group, {"type": "board.change", "board": board.id, "entry": entry})
+
+
+@dataclass(frozen=True, slots=True)
+class _Put:
+    """The change put in the rank index: where it placed the player (None: the index is unavailable)."""
+
+    change: standings.Change
+
+
+@dataclass(frozen=True, slots=True)
+class _Watched:
+    group: str
+
+
+@dataclass(frozen=True, slots=True)
+class _EntryOf:
+    board: Board
+    player_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Send:
+    group: str
+    message: dict[str, Any]
+
+
+_Ask = _Put | _Watched | _EntryOf | _Send
+
+
+def _answer(ask: _Ask) -> Any:
+    match ask:
+        case _Put(change):
+            try:
+                return rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
+            except rank_index.RankIndexUnavailable:
+                return None
+        case _Watched(group):
+            return groups.watched(group)
+        case _EntryOf(board, player_id):
+            return selectors.entry_of(board=board, player_id=player_id)
+        case _Send(group, message):
+            groups.send(group, message)
+            return None
+    raise TypeError(ask)
+
+
+async def _answer_on_loop(ask: _Ask) -> Any:
+    match ask:
+        case _Put(change):
+            try:
+                return await rank_index.put_on_loop(
+                    change.board, change.player_id, change.sort_key, version=change.version
+                )
+            except rank_index.RankIndexUnavailable:
+                return None
+        case _Watched(group):
+            return await groups.watched_on_loop(group)
+        case _EntryOf(board, player_id):
+            return await in_database_thread(partial(selectors.entry_of, board=board, player_id=player_id))()
+        case _Send(group, message):
+            await groups.send_on_loop(group, message)
+            return None
+    raise TypeError(ask)

@@ -397,3 +397,27 @@ async def test_concurrent_submissions_on_the_loop_are_each_stored_once(served: l
     assert len(ids) == len(players)
     entries = await database_sync_to_async(BoardEntry.objects.filter(board=f"code:{CODE}").count)()
     assert entries == len(players)
+
+
+async def test_a_submission_on_the_loop_is_indexed_and_pushed_to_the_boards_watchers(served: list[bool]) -> None:
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+
+    from config.routing import websocket_urlpatterns
+
+    _, by_token = await _token_player("watched")
+    served.clear()
+    watcher = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/leaderboards/code:{CODE}/")
+    connected, _ = await watcher.connect()
+    assert connected and (await watcher.receive_json_from())["type"] == "snapshot"
+    log = vector_log(CODE)
+    body = orjson.dumps({"code": CODE, "moves": log})
+    answered = await request("POST", "/api/submissions", body=body, headers=by_token)
+    assert answered["status"] == 201 and served == [True]
+    change = await watcher.receive_json_from(timeout=5)
+    assert change["type"] == "change" and change["entry"]["player"] == "watched" and change["entry"]["rank"] == 1
+    assert change["entry"]["result"] == orjson.loads(answered["body"])["result"]["id"]
+    index = rank_index.RedisRanks(f"code:{CODE}")
+    assert await database_sync_to_async(index.total)() == 1  # indexed by the loop, and the clean twin too
+    assert await database_sync_to_async(rank_index.RedisRanks(f"code:{CODE}:clean").total)() == 1
+    await watcher.disconnect()

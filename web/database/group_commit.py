@@ -4,15 +4,15 @@ of that loop's own.
 
 A `Statement` says how one write is made alone and how many are made at once (arrays unnested
 in one statement: play's appends). A script is a write of several statements run in order (a
-submission's result with its deal and its boards); the scripts of a batch go in one pipeline,
-which PostgreSQL commits at its sync, all or none. Each write is answered only once the commit
+submission's result with its deal and its boards); the scripts of a batch go in one pipeline
+(web.database.pipelines), which PostgreSQL commits at its sync, all or none. Each write is answered only once the commit
 that holds it succeeded. A batch that fails is rolled back and its writes run again one each, so
 that the error reaches only the write it belongs to. A broken connection fails its batch (whether
 that commit happened is then unknown to us: the callers answer as for a database that is away)
 and is replaced on the next batch. PostgreSQL only; durability as for any commit
-(synchronous_commit on). Play's appends do not use psycopg's pipeline mode: its async wait polled
-for a writable socket while the answer was awaited, a quarter of a worker's CPU under load at the
-time (bench/README.md); one statement of arrays needs no pipeline.
+(synchronous_commit on). Not psycopg's own pipeline mode: its async wait polls for a writable
+socket while the answer is awaited, which cost a quarter of a worker's CPU under load
+(bench/README.md).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any, cast
 import psycopg
 
 from web.database import loop_connection
+from web.database.pipelines import Pipeline
 from web.per_loop import PerLoop
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ class GroupCommit:
         self._connection: psycopg.AsyncConnection[Any] | None = None
         self._queue: list[_Write] = []
         self._committing: asyncio.Task[None] | None = None
+        self._pipeline: Pipeline | None = None  # the scripts' statements prepared on the connection
 
     async def fetchone(self, statement: Statement, params: Params) -> Row | None:
         """The row that answers this write (None if none), once it is committed; psycopg.Error if not."""
@@ -160,25 +162,20 @@ class GroupCommit:
             by_key = {row[0]: tuple(row[1:]) for row in await cursor.fetchall()}
         return {(statement, id(params)): by_key[key] for params in writes if (key := statement.key(params)) in by_key}
 
-    @staticmethod
-    async def _run_scripts(connection: psycopg.AsyncConnection[Any], batch: list[_Write]) -> list[list[Row | None]]:
-        """Every script's statements in one pipeline: PostgreSQL runs them up to its sync as one
-        transaction, so they commit together or not at all."""
+    async def _run_scripts(
+        self, connection: psycopg.AsyncConnection[Any], batch: list[_Write]
+    ) -> list[list[Row | None]]:
+        """Every script's statements in one pipeline (web.database.pipelines): PostgreSQL runs them
+        up to its sync as one transaction, so they commit together or not at all."""
+        if self._pipeline is None or self._pipeline.connection is not connection:
+            self._pipeline = Pipeline(connection)
         scripts = [cast(Script, write.params) for write in batch]
-        cursors = [[connection.cursor() for _ in script] for script in scripts]
-        try:
-            async with connection.pipeline():
-                for script, script_cursors in zip(scripts, cursors, strict=True):
-                    for cursor, (query, params) in zip(script_cursors, script, strict=True):
-                        await cursor.execute(query, params, prepare=True)
-            return [
-                [None if (row := await cursor.fetchone()) is None else tuple(row) for cursor in script_cursors]
-                for script_cursors in cursors
-            ]
-        finally:
-            for script_cursors in cursors:
-                for cursor in script_cursors:
-                    await cursor.close()
+        rows = await self._pipeline.fetch_each([statement for script in scripts for statement in script])
+        answers, at = [], 0
+        for script in scripts:
+            answers.append(rows[at : at + len(script)])
+            at += len(script)
+        return answers
 
     async def _connection_now(self) -> psycopg.AsyncConnection[Any]:
         connection = self._connection

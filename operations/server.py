@@ -13,7 +13,8 @@ answer and every socket drops without a word. Here SIGTERM (or SIGINT) starts a 
 After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
 Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
 line per request instead (operations.asgi). HTTP bodies are counted against MAX_BODY_BYTES as
-they arrive (operations.body_cap).
+they arrive (operations.body_cap). Each connection's input queue is an Inbox (operations.inbox),
+a fraction of an asyncio.Queue's memory per open socket.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import logging
 import os
 import signal
 import sys
+from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -36,6 +38,7 @@ from twisted.internet import reactor
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from operations.body_cap import CappedHTTPFactory  # noqa: E402
+from operations.inbox import Inbox  # noqa: E402
 
 log = logging.getLogger("operations.server")
 
@@ -48,6 +51,25 @@ class GracefulServer(Server):
         reactor.callWhenRunning(self._take_signals)  # after Twisted installed its own handlers
         daphne.server.HTTPFactory = CappedHTTPFactory  # Server.run builds its factory by this name
         super().run()
+
+    def create_application(self, protocol: Any, scope: dict[str, Any]) -> Inbox | None:
+        """daphne's own (4.2), but the connection's input queue is an Inbox: daphne only puts into it
+        and the application only awaits it (tests/operations/test_server.py pins daphne's)."""
+        assert "application_instance" not in self.connections[protocol]
+        input_queue = Inbox()
+        scope.setdefault("asgi", {"version": "3.0"})
+        application_instance = self.application(
+            scope=scope,
+            receive=input_queue.get,
+            send=partial(self.handle_reply, protocol),
+        )
+        if protocol not in self.connections:
+            return None
+        self.connections[protocol]["application_instance"] = asyncio.ensure_future(
+            application_instance,
+            loop=asyncio.get_event_loop(),
+        )
+        return input_queue
 
     def listen_success(self, port: Any) -> None:
         super().listen_success(port)

@@ -140,17 +140,17 @@ def test_the_pool_runs_the_replaced_check_on_each_connection_it_hands_out() -> N
 
 async def test_the_daphne_protocol_is_found_behind_the_sends_that_wrap_daphne_s() -> None:
     from channels.sessions import InstanceSessionWrapper
-    from daphne.server import Server
     from daphne.ws_protocol import WebSocketProtocol
 
     from operations.asgi import Socket
+    from operations.server import GracefulServer
 
     given: list[Any] = []
 
     async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         given.append(send)
 
-    server = Server(application=application, endpoints=["tcp:port=0"])
+    server = GracefulServer(application=application, endpoints=["tcp:port=0"])  # the workers' daphne
     protocol = WebSocketProtocol()
     server.connections = {protocol: {}}
     server.create_application(protocol, {"type": "websocket"})

@@ -13,7 +13,8 @@ answer and every socket drops without a word. Here SIGTERM (or SIGINT) starts a 
 After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
 Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
 line per request instead (operations.asgi). HTTP bodies are counted against MAX_BODY_BYTES as
-they arrive (operations.body_cap). Each connection's input queue is an Inbox (operations.inbox),
+they arrive (operations.body_cap), and a connection upgraded to a WebSocket keeps nothing of its
+HTTP side (operations.upgrade). Each connection's input queue is an Inbox (operations.inbox),
 a fraction of an asyncio.Queue's memory per open socket.
 """
 
@@ -37,8 +38,8 @@ from twisted.internet import reactor
 # are Django's translations, so the settings must be known before it is imported.
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from operations.body_cap import CappedHTTPFactory  # noqa: E402
 from operations.inbox import Inbox  # noqa: E402
+from operations.upgrade import HTTPFactory  # noqa: E402
 
 log = logging.getLogger("operations.server")
 
@@ -49,7 +50,7 @@ class GracefulServer(Server):
         self.draining = False
         self.clean = True  # False once stopped with work left: the process then exits without waiting on it
         reactor.callWhenRunning(self._take_signals)  # after Twisted installed its own handlers
-        daphne.server.HTTPFactory = CappedHTTPFactory  # Server.run builds its factory by this name
+        daphne.server.HTTPFactory = HTTPFactory  # Server.run builds its factory by this name
         super().run()
 
     def create_application(self, protocol: Any, scope: dict[str, Any]) -> Inbox | None:

@@ -136,6 +136,17 @@ def _write_now(transport: Any, data: bytes) -> None:
         transport.write(data[written:])
 
 
+# Twisted. An HTTP channel registers itself as its transport's producer when its connection is made
+# (HTTPChannel.connectionMade, through its private _networkProducer) and unregisters itself only when
+# it closes the connection; a connection daphne upgraded to a WebSocket it never closes
+# (operations.upgrade).
+
+
+def release_upgraded_channel(channel: Any) -> None:
+    """Unregister `channel` as the producer of the transport it registered itself with."""
+    channel._networkProducer.unregisterProducer()
+
+
 # channels_redis. Whether anyone listens to a group is one EXISTS on the key that holds its
 # members (games.groups.watched); the layer names that key only in its private _group_key.
 

@@ -192,3 +192,29 @@ def test_twisted_tcp_writes_some_data_at_once_and_says_how_much() -> None:
 
     assert list(inspect.signature(Connection.writeSomeData).parameters) == ["self", "data"]
     assert {"connected", "disconnecting"} <= set(dir(Connection))
+
+
+def test_an_http_channel_produces_for_its_transport_until_released_and_pauses_nothing_while_handling() -> None:
+    """operations.upgrade lets an upgraded connection's channel go: Twisted registered it as the
+    transport's producer, and a channel still handling its request (as an upgraded one always is)
+    pauses nothing when the transport's buffer fills: unregistering it changes nothing in how the
+    socket flows."""
+    from twisted.internet.testing import StringTransport
+    from twisted.web.http import HTTPChannel, Request
+
+    class Pending(Request):
+        def process(self) -> None:  # never answered, as daphne leaves the request it upgraded
+            pass
+
+    channel = HTTPChannel()
+    channel.timeOut = None  # no idle timer in the reactor
+    channel.requestFactory = Pending
+    transport = StringTransport()
+    channel.makeConnection(transport)
+    assert transport.producer is channel
+    channel.dataReceived(b"GET /ws/ HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n")
+    assert len(channel.requests) == 1 and transport.producerState == "producing"
+    channel.pauseProducing()  # what the transport does when its buffer fills
+    assert transport.producerState == "producing"
+    adapters.release_upgraded_channel(channel)
+    assert transport.producer is None

@@ -14,8 +14,9 @@ After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (
 Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
 line per request instead (operations.asgi). HTTP bodies are counted against MAX_BODY_BYTES as
 they arrive (operations.body_cap), and a connection upgraded to a WebSocket keeps nothing of its
-HTTP side (operations.upgrade). Each connection's input queue is an Inbox (operations.inbox),
-a fraction of an asyncio.Queue's memory per open socket.
+HTTP side (operations.upgrade), and an open one nothing of its handshake nor a copy of the
+protocol's options (operations.websocket). Each connection's input queue is an Inbox
+(operations.inbox), a fraction of an asyncio.Queue's memory per open socket.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from operations.inbox import Inbox  # noqa: E402
 from operations.upgrade import HTTPFactory  # noqa: E402
+from operations.websocket import WebSocketFactory  # noqa: E402
 
 log = logging.getLogger("operations.server")
 
@@ -50,7 +52,8 @@ class GracefulServer(Server):
         self.draining = False
         self.clean = True  # False once stopped with work left: the process then exits without waiting on it
         reactor.callWhenRunning(self._take_signals)  # after Twisted installed its own handlers
-        daphne.server.HTTPFactory = HTTPFactory  # Server.run builds its factory by this name
+        daphne.server.HTTPFactory = HTTPFactory  # Server.run builds its factories by these names
+        daphne.server.WebSocketFactory = WebSocketFactory
         super().run()
 
     def create_application(self, protocol: Any, scope: dict[str, Any]) -> Inbox | None:

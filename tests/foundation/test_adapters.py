@@ -218,3 +218,12 @@ def test_an_http_channel_produces_for_its_transport_until_released_and_pauses_no
     assert transport.producerState == "producing"
     adapters.release_upgraded_channel(channel)
     assert transport.producer is None
+
+
+def test_channels_session_wrapper_acts_on_http_answers_only() -> None:
+    """web.sockets.resolved gives a socket the send beneath the wrapper: the wrapper saves the session
+    and sets its cookie with an HTTP answer only, so a socket's messages passed it unchanged."""
+    from channels.sessions import InstanceSessionWrapper
+
+    assert InstanceSessionWrapper.save_message_types == ["http.response.start"]
+    assert InstanceSessionWrapper.cookie_response_message_types == ["http.response.start"]

@@ -6,8 +6,11 @@
   they are when set: each socket reads them from its class, and a change of options reaches only
   the sockets built after it, as with the copies.
 - Once a socket is open, autobahn keeps what it parsed of the handshake (the request's text, its
-  headers, the answer it sent) and daphne its own copy of the headers and autobahn's request:
-  nothing reads them again but daphne's log lines, which read the request's path.
+  headers, the answer it sent) and daphne its own copy of the headers, autobahn's request and the
+  deferred that made the application: nothing reads them again but daphne's log lines, which read
+  the request's path.
+- autobahn gives each socket a deque for the writes it is asked to chop or to make in step with the
+  reactor, which no one here asks for: a list serves it as well, in a fraction of the memory.
 
 `python -m operations.server` serves with this factory (bench/README.md, memory per play socket).
 """
@@ -35,6 +38,7 @@ HANDSHAKE = (
     "websocket_extensions",
     "_wskey",
     "clean_headers",
+    "application_deferred",
 )
 
 
@@ -45,8 +49,22 @@ class OpenedRequest:
     path: str
 
 
+class SendQueue(list[tuple[bytes, bool]]):
+    """autobahn's queue of chopped or synchronous writes: what it does with its deque (append, popleft,
+    len), on a list (tests/operations/test_server.py pins autobahn's use)."""
+
+    __slots__ = ()
+
+    def popleft(self) -> tuple[bytes, bool]:
+        return self.pop(0)
+
+
 class WebSocketProtocol(DaphneWebSocketProtocol):
     request: Any  # autobahn's ConnectionRequest (daphne's onConnect), then an OpenedRequest
+
+    def connectionMade(self) -> None:  # noqa: N802 - Twisted's name
+        super().connectionMade()
+        self.send_queue = SendQueue()
 
     def onOpen(self) -> None:  # noqa: N802 - autobahn's name
         super().onOpen()

@@ -43,6 +43,7 @@ def facts(protocol: Any) -> dict[str, Any]:
         "producer": None if transport.producer is None else type(transport.producer).__name__,
         "http_objects": http_objects,
         "attributes": sorted(vars(protocol)),
+        "send_queue": type(protocol.send_queue).__name__,
         "request_path": protocol.request.path,
     }
 

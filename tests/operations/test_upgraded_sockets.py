@@ -188,7 +188,7 @@ def test_a_client_that_stops_reading_is_seen_behind_still_heard_and_caught_up_on
         client.close()
 
 
-def test_an_open_socket_keeps_neither_its_handshake_nor_copies_of_the_options_and_logs_its_path(probe: Probe) -> None:
+def test_an_open_socket_keeps_no_handshake_no_copies_of_the_options_and_logs_its_path(probe: Probe) -> None:
     client = Client(probe.port, path="/probe/path/")
     try:
         client.send("facts")
@@ -198,6 +198,7 @@ def test_an_open_socket_keeps_neither_its_handshake_nor_copies_of_the_options_an
     kept = set(facts["attributes"])
     assert kept & set(WebSocketProtocol.CONFIG_ATTRS) == set()  # read from the protocol's class
     assert kept & set(HANDSHAKE) == set()
+    assert facts["send_queue"] == "SendQueue"
     assert facts["request_path"] == "/probe/path/"
     deadline = time.monotonic() + TIMEOUT
     while "WSDISCONNECT /probe/path/" not in probe.access_log.read_text():  # daphne's onClose, to its end

@@ -13,10 +13,11 @@ answer and every socket drops without a word. Here SIGTERM (or SIGINT) starts a 
 After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
 Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
 line per request instead (operations.asgi). HTTP bodies are counted against MAX_BODY_BYTES as
-they arrive (operations.body_cap), and a connection upgraded to a WebSocket keeps nothing of its
-HTTP side (operations.upgrade), and an open one nothing of its handshake nor a copy of the
-protocol's options (operations.websocket). Each connection's input queue is an Inbox
-(operations.inbox), a fraction of an asyncio.Queue's memory per open socket.
+they arrive (operations.body_cap). Each socket keeps less than under plain daphne: nothing of its
+HTTP request once upgraded (operations.upgrade), nothing of its handshake nor copies of the
+protocol's options once open, and the header names every handshake repeats once for the process
+(operations.websocket, operations.shared_headers); each connection's input queue is an Inbox
+(operations.inbox), a fraction of an asyncio.Queue's memory.
 """
 
 from __future__ import annotations

@@ -5,10 +5,12 @@
   changes on those"). This factory builds its protocols from a class that carries the options as
   they are when set: each socket reads them from its class, and a change of options reaches only
   the sockets built after it, as with the copies.
+- The headers daphne puts in the scope, which the scope keeps as long as the socket is open, hold
+  the names and pairs every handshake repeats once for the process (operations.shared_headers).
 - Once a socket is open, autobahn keeps what it parsed of the handshake (the request's text, its
-  headers, the answer it sent) and daphne its own copy of the headers, autobahn's request and the
-  deferred that made the application: nothing reads them again but daphne's log lines, which read
-  the request's path.
+  headers, the answer it sent) and daphne the scope's headers, autobahn's request and the deferred
+  that made the application: nothing reads them again but daphne's log lines, which read the
+  request's path.
 - autobahn gives each socket a deque for the writes it is asked to chop or to make in step with the
   reactor, which no one here asks for: a list serves it as well, in a fraction of the memory.
 
@@ -22,6 +24,8 @@ from typing import Any, cast
 
 from daphne.ws_protocol import WebSocketFactory as DaphneWebSocketFactory
 from daphne.ws_protocol import WebSocketProtocol as DaphneWebSocketProtocol
+
+from operations import shared_headers
 
 # What autobahn and daphne keep of the handshake and nothing reads once the socket is open.
 HANDSHAKE = (
@@ -65,6 +69,12 @@ class WebSocketProtocol(DaphneWebSocketProtocol):
     def connectionMade(self) -> None:  # noqa: N802 - Twisted's name
         super().connectionMade()
         self.send_queue = SendQueue()
+
+    def onConnect(self, request: Any) -> Any:  # noqa: N802 - autobahn's name
+        accepting = super().onConnect(request)
+        # The scope's own list, which the application has not read yet (daphne only scheduled it).
+        self.clean_headers[:] = shared_headers.shared(self.clean_headers)
+        return accepting
 
     def onOpen(self) -> None:  # noqa: N802 - autobahn's name
         super().onOpen()

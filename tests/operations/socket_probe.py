@@ -2,7 +2,8 @@
 (`python -m operations.server ... tests.operations.socket_probe:application`).
 
 A WebSocket at any path: `facts` answers what the worker keeps for this socket (its transport's
-producer, the HTTP objects of its connection still alive, the protocol's attributes); `fill` writes
+producer, the HTTP objects of its connection still alive, the protocol's attributes, the scope's
+headers); `fill` writes
 frames straight to the socket (web.sockets.frames) until the socket is behind; anything else is
 echoed. `GET /state` answers what the sockets heard and whether the filled one is behind.
 """
@@ -21,6 +22,7 @@ django.setup()
 import orjson  # noqa: E402
 from twisted.web.http import HTTPChannel, Request  # noqa: E402
 
+from operations.shared_headers import shared  # noqa: E402
 from web import adapters  # noqa: E402
 from web.sockets.frames import Frame, Outlet  # noqa: E402
 
@@ -29,8 +31,9 @@ FILL_LIMIT = 4_000  # frames: 64 MB, far more than any kernel buffer takes befor
 state: dict[str, Any] = {"heard": [], "outlet": None}
 
 
-def facts(protocol: Any) -> dict[str, Any]:
+def facts(protocol: Any, scope: dict[str, Any]) -> dict[str, Any]:
     transport = protocol.transport
+    headers = scope["headers"]
     gc.collect()
     peer = transport.getPeer()
     http_objects = [
@@ -45,6 +48,8 @@ def facts(protocol: Any) -> dict[str, Any]:
         "attributes": sorted(vars(protocol)),
         "send_queue": type(protocol.send_queue).__name__,
         "request_path": protocol.request.path,
+        "headers": [[name.decode("latin-1"), value.decode("latin-1")] for name, value in headers],
+        "headers_shared": all(a[0] is b[0] and a[1] is b[1] for a, b in zip(shared(headers), headers, strict=True)),
     }
 
 
@@ -57,7 +62,7 @@ async def _socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
         elif message["type"] == "websocket.receive":
             text = message.get("text") or ""
             if text == "facts":
-                await send({"type": "websocket.send", "text": orjson.dumps(facts(protocol)).decode()})
+                await send({"type": "websocket.send", "text": orjson.dumps(facts(protocol, scope)).decode()})
             elif text == "fill":
                 outlet = state["outlet"] = Outlet(send)
                 for _ in range(FILL_LIMIT):

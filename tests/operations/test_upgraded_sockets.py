@@ -1,8 +1,8 @@
 """A WebSocket on a real worker (operations.server) keeps nothing of the HTTP request it was upgraded
-from (operations.upgrade), nor of its handshake or a copy of the protocol's options once open
-(operations.websocket), and works as it did: the options hold, daphne logs its path when it
-closes, and a client that stops reading is seen behind (web.sockets.frames) while what it sends
-is still heard, and caught up once it reads again."""
+from (operations.upgrade), nor of its handshake or a copy of the protocol's options once open, and
+its scope's headers share what every handshake repeats (operations.websocket); and it works as it
+did: the options hold, daphne logs its path when it closes, and a client that stops reading is seen
+behind (web.sockets.frames) while what it sends is still heard, and caught up once it reads again."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ class Client:
             self.raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.raw.settimeout(TIMEOUT)
         self.raw.connect(("127.0.0.1", port))
-        key = base64.b64encode(os.urandom(16)).decode()
+        self.key = key = base64.b64encode(os.urandom(16)).decode()
         offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
         self.raw.sendall(
             f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -200,6 +200,15 @@ def test_an_open_socket_keeps_no_handshake_no_copies_of_the_options_and_logs_its
     assert kept & set(HANDSHAKE) == set()
     assert facts["send_queue"] == "SendQueue"
     assert facts["request_path"] == "/probe/path/"
+    assert facts["headers"] == [  # as sent, with the names and pairs every handshake repeats held once
+        ["host", f"127.0.0.1:{probe.port}"],
+        ["upgrade", "websocket"],
+        ["connection", "Upgrade"],
+        ["sec-websocket-key", client.key],
+        ["sec-websocket-version", "13"],
+        ["origin", f"http://127.0.0.1:{probe.port}"],
+    ]
+    assert facts["headers_shared"]
     deadline = time.monotonic() + TIMEOUT
     while "WSDISCONNECT /probe/path/" not in probe.access_log.read_text():  # daphne's onClose, to its end
         assert time.monotonic() < deadline, probe.access_log.read_text()

@@ -1,7 +1,8 @@
 """The service's ASGI application plus echo sockets that do no game work, for `bench/floor.py`.
 
-`/bench/echo/` goes through everything a play socket goes through (origin
-check, session and token auth, `JsonConsumer` framing and flood control)
+`/bench/echo/` goes through everything a play socket goes through (the
+worker's socket wrapper, the origin check, session and token auth run and
+left as config/asgi.py runs them, `JsonConsumer` framing and flood control)
 and answers each message with a fixed document of the size of a play
 answer; `/bench/hop/` adds the trip to a database thread every action
 makes; `/bench/raw/` is a bare ASGI WebSocket loop under the same daphne, and `/bench/raw-http/`
@@ -21,11 +22,13 @@ from config.asgi import application as service  # sets Django up first
 # isort: split
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from operations.asgi import operated  # noqa: E402
 from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
 from web.sockets.consumer import JsonConsumer, in_database_thread  # noqa: E402
+from web.sockets.origin import SameOriginValidator  # noqa: E402
+from web.sockets.resolved import Resolved  # noqa: E402
 
 REPLY_BYTES = int(os.environ.get("FLOOR_REPLY_BYTES", "1200"))
 # A session-shaped document of REPLY_BYTES once encoded.
@@ -50,11 +53,11 @@ class HopConsumer(EchoConsumer):
         await self.send_json(await in_database_thread(_nothing)())
 
 
-echo = AllowedHostsOriginValidator(
-    AuthMiddlewareStack(
-        TokenAuthMiddleware(
-            URLRouter([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())])
-        )
+# As config/asgi.py serves the play socket.
+echo = operated(
+    Resolved(
+        lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
+        URLRouter([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())]),
     )
 )
 _RAW_REPLY = "x" * REPLY_BYTES

@@ -139,17 +139,20 @@ def next_frame(document: dict[str, Any], sent: bytes | None) -> tuple[bytes, byt
     """
     encoded = orjson.dumps(document)
     whole = b'{"type":"session",' + encoded[1:] if document else b'{"type":"session"}'
+    # orjson's bytes keep its whole output buffer, several times the document's size: the socket
+    # keeps a copy of the document's own size (bench/README.md, memory per play socket).
+    kept = bytes(memoryview(encoded))
     if sent is None or FRAME_KEYS & document.keys():
-        return whole, encoded
+        return whole, kept
     before = orjson.loads(sent)
     try:
         changes = diff(before, document)
     except Unchangeable:
-        return whole, encoded
+        return whole, kept
     frame = orjson.dumps(
         {"type": "delta", "base": before.get("actions"), "actions": document.get("actions"), **changes}
     )
-    return (frame if len(frame) < len(whole) else whole), encoded
+    return (frame if len(frame) < len(whole) else whole), kept
 
 
 def changes_of(frame: dict[str, Any]) -> dict[str, Any]:

@@ -8,15 +8,13 @@ language, and hangs up, and nothing of the request reaches the application. A Co
 over the cap is answered as soon as the headers are in.
 
 `python -m operations.server` (so `make run`, the cluster and the image) serves with this
-request class.
+request class (operations.upgrade).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
-from daphne.http_protocol import HTTPFactory, WebRequest
+from daphne.http_protocol import WebRequest
 from django.conf import settings
 from django.utils import translation
 
@@ -63,9 +61,3 @@ class CappedRequest(WebRequest):
         transport.write(head + body)
         transport.loseConnection()
 
-
-class CappedHTTPFactory(HTTPFactory):
-    def buildProtocol(self, addr: Any) -> Any:  # noqa: N802 - Twisted's name
-        protocol = super().buildProtocol(addr)
-        protocol.requestFactory = CappedRequest
-        return protocol

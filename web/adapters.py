@@ -66,8 +66,9 @@ async def consume(
 # whose `server_send` is.
 
 
-def _under_session(send: Any) -> Any:
-    """The send that Channels' session wrapper wraps, if `send` is the wrapper's."""
+def under_session(send: Any) -> Any:
+    """The send that Channels' session wrapper wraps, if `send` is the wrapper's. The wrapper acts on
+    HTTP answers only (its save_message_types): a socket's messages pass it unchanged."""
     from channels.sessions import InstanceSessionWrapper
 
     owner = getattr(send, "__self__", None)
@@ -77,14 +78,14 @@ def _under_session(send: Any) -> Any:
 def server_send_owner(send: Any) -> Any | None:
     """The object whose method is the send under Channels' session wrapper (the worker's
     operations.asgi.Socket), or None if that send is no bound method."""
-    return getattr(_under_session(send), "__self__", None)
+    return getattr(under_session(send), "__self__", None)
 
 
 def daphne_websocket(send: Any) -> Any | None:
     """The daphne WebSocket protocol behind `send`; None under any other server (or a test's)."""
     from daphne.ws_protocol import WebSocketProtocol
 
-    send = _under_session(send)
+    send = under_session(send)
     send = getattr(getattr(send, "__self__", None), "server_send", send)
     if isinstance(send, partial) and send.args and isinstance(send.args[0], WebSocketProtocol):
         return send.args[0]
@@ -134,6 +135,17 @@ def _write_now(transport: Any, data: bytes) -> None:
         transport.write(data)  # the connection is lost: Twisted's own write path finds it and closes
     elif written < len(data):
         transport.write(data[written:])
+
+
+# Twisted. An HTTP channel registers itself as its transport's producer when its connection is made
+# (HTTPChannel.connectionMade, through its private _networkProducer) and unregisters itself only when
+# it closes the connection; a connection daphne upgraded to a WebSocket it never closes
+# (operations.upgrade).
+
+
+def release_upgraded_channel(channel: Any) -> None:
+    """Unregister `channel` as the producer of the transport it registered itself with."""
+    channel._networkProducer.unregisterProducer()
 
 
 # channels_redis. Whether anyone listens to a group is one EXISTS on the key that holds its

@@ -140,17 +140,17 @@ def test_the_pool_runs_the_replaced_check_on_each_connection_it_hands_out() -> N
 
 async def test_the_daphne_protocol_is_found_behind_the_sends_that_wrap_daphne_s() -> None:
     from channels.sessions import InstanceSessionWrapper
-    from daphne.server import Server
     from daphne.ws_protocol import WebSocketProtocol
 
     from operations.asgi import Socket
+    from operations.server import GracefulServer
 
     given: list[Any] = []
 
     async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         given.append(send)
 
-    server = Server(application=application, endpoints=["tcp:port=0"])
+    server = GracefulServer(application=application, endpoints=["tcp:port=0"])  # the workers' daphne
     protocol = WebSocketProtocol()
     server.connections = {protocol: {}}
     server.create_application(protocol, {"type": "websocket"})
@@ -192,3 +192,38 @@ def test_twisted_tcp_writes_some_data_at_once_and_says_how_much() -> None:
 
     assert list(inspect.signature(Connection.writeSomeData).parameters) == ["self", "data"]
     assert {"connected", "disconnecting"} <= set(dir(Connection))
+
+
+def test_an_http_channel_produces_for_its_transport_until_released_and_pauses_nothing_while_handling() -> None:
+    """operations.upgrade lets an upgraded connection's channel go: Twisted registered it as the
+    transport's producer, and a channel still handling its request (as an upgraded one always is)
+    pauses nothing when the transport's buffer fills: unregistering it changes nothing in how the
+    socket flows."""
+    from twisted.internet.testing import StringTransport
+    from twisted.web.http import HTTPChannel, Request
+
+    class Pending(Request):
+        def process(self) -> None:  # never answered, as daphne leaves the request it upgraded
+            pass
+
+    channel = HTTPChannel()
+    channel.timeOut = None  # no idle timer in the reactor
+    channel.requestFactory = Pending
+    transport = StringTransport()
+    channel.makeConnection(transport)
+    assert transport.producer is channel
+    channel.dataReceived(b"GET /ws/ HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n")
+    assert len(channel.requests) == 1 and transport.producerState == "producing"
+    channel.pauseProducing()  # what the transport does when its buffer fills
+    assert transport.producerState == "producing"
+    adapters.release_upgraded_channel(channel)
+    assert transport.producer is None
+
+
+def test_channels_session_wrapper_acts_on_http_answers_only() -> None:
+    """web.sockets.resolved gives a socket the send beneath the wrapper: the wrapper saves the session
+    and sets its cookie with an HTTP answer only, so a socket's messages passed it unchanged."""
+    from channels.sessions import InstanceSessionWrapper
+
+    assert InstanceSessionWrapper.save_message_types == ["http.response.start"]
+    assert InstanceSessionWrapper.cookie_response_message_types == ["http.response.start"]

@@ -6,7 +6,9 @@ as it was open (bench/README.md, memory). Here the stack's innermost application
 scope and send it was given; the socket's own application then runs from this frame, holding that
 one scope. The middlewares it runs do their work before they call inward (the origin check, the
 cookies, the session, the user, the token) and nothing after: a middleware that needed to act once
-the socket closed could not be put in this stack.
+the socket closed could not be put in this stack. Channels' session middleware also wraps the send,
+to save the session with an HTTP answer: a socket's sends pass its wrapper unchanged, so the socket
+is given the send beneath it, and the wrapper and its copy of the scope are not kept either.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+from web import adapters
+
 Call = tuple[dict[str, Any], Any, Any]
 _noted: ContextVar[list[Call]] = ContextVar("socket_call")
 
 
 class _Note:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        _noted.get().append((scope, receive, send))
+        _noted.get().append((scope, receive, adapters.under_session(send)))
 
 
 class Resolved:

@@ -1,0 +1,97 @@
+"""A bare ASGI application that looks inside the worker serving it, for tests/operations/test_upgraded_sockets.py
+(`python -m operations.server ... tests.operations.socket_probe:application`).
+
+A WebSocket at any path: `facts` answers what the worker keeps for this socket (its transport's
+producer, the HTTP objects of its connection still alive, the protocol's attributes, the scope's
+headers); `fill` writes
+frames straight to the socket (web.sockets.frames) until the socket is behind; anything else is
+echoed. `GET /state` answers what the sockets heard and whether the filled one is behind.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+
+import orjson  # noqa: E402
+from twisted.web.http import HTTPChannel, Request  # noqa: E402
+
+from operations.shared_headers import shared  # noqa: E402
+from web import adapters  # noqa: E402
+from web.sockets.frames import Frame, Outlet  # noqa: E402
+
+FILL_FRAME = Frame({"fill": "x" * 16_000})
+FILL_LIMIT = 4_000  # frames: 64 MB, far more than any kernel buffer takes before the socket is behind
+state: dict[str, Any] = {"heard": [], "outlet": None}
+
+
+def facts(protocol: Any, scope: dict[str, Any]) -> dict[str, Any]:
+    transport = protocol.transport
+    headers = scope["headers"]
+    gc.collect()
+    peer = transport.getPeer()
+    http_objects = [
+        type(thing).__name__
+        for thing in gc.get_objects()
+        if (isinstance(thing, HTTPChannel) and thing.transport is transport)
+        or (isinstance(thing, Request) and thing.client == peer)
+    ]
+    return {
+        "producer": None if transport.producer is None else type(transport.producer).__name__,
+        "http_objects": http_objects,
+        "attributes": sorted(vars(protocol)),
+        "send_queue": type(protocol.send_queue).__name__,
+        "request_path": protocol.request.path,
+        "headers": [[name.decode("latin-1"), value.decode("latin-1")] for name, value in headers],
+        "headers_shared": all(a[0] is b[0] and a[1] is b[1] for a, b in zip(shared(headers), headers, strict=True)),
+    }
+
+
+async def _socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    protocol = adapters.daphne_websocket(send)
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})
+        elif message["type"] == "websocket.receive":
+            text = message.get("text") or ""
+            if text == "facts":
+                await send({"type": "websocket.send", "text": orjson.dumps(facts(protocol, scope)).decode()})
+            elif text == "fill":
+                outlet = state["outlet"] = Outlet(send)
+                for _ in range(FILL_LIMIT):
+                    if outlet.behind():
+                        break
+                    await outlet.put(FILL_FRAME)
+            else:
+                state["heard"].append(text)
+                await send({"type": "websocket.send", "text": text})
+        else:
+            return
+
+
+async def _state(send: Any) -> None:
+    outlet = state["outlet"]
+    document = {
+        "heard": state["heard"],
+        "backlog": outlet.backlog() if outlet is not None else 0,
+        "behind": outlet is not None and outlet.behind(),
+        "caught_up": outlet is not None and outlet.caught_up(),
+    }
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": orjson.dumps(document)})
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "websocket":
+        await _socket(scope, receive, send)
+    elif scope["type"] == "http":
+        while (await receive()).get("more_body"):
+            pass
+        await _state(send)

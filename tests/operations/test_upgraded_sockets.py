@@ -1,0 +1,239 @@
+"""A WebSocket on a real worker (operations.server) keeps nothing of the HTTP request it was upgraded
+from (operations.upgrade), nor of its handshake or a copy of the protocol's options once open, and
+its scope's headers share what every handshake repeats (operations.websocket); and it works as it
+did: the options hold, daphne logs its path when it closes, and a client that stops reading is seen
+behind (web.sockets.frames) while what it sends is still heard, and caught up once it reads again."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from operations.websocket import HANDSHAKE, WebSocketProtocol
+from tests.loopback import free_port, service_env
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 10.0
+
+
+@dataclass
+class Probe:
+    port: int
+    log: Path
+    access_log: Path
+
+    def state(self) -> dict[str, Any]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/state", timeout=TIMEOUT) as answer:
+            return dict(json.loads(answer.read()))
+
+    def until(self, holds: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        deadline = time.monotonic() + TIMEOUT
+        while not holds(state := self.state()):
+            assert time.monotonic() < deadline, state
+            time.sleep(0.05)
+        return state
+
+
+@pytest.fixture(scope="module")
+def probe() -> Iterator[Probe]:
+    """A worker serving tests/operations/socket_probe.py (no database, no Redis)."""
+    port = free_port()
+    logs = Path(tempfile.mkdtemp(prefix="probe-worker-"))
+    log, access_log = logs / "worker.log", logs / "access.log"
+    env = service_env(database_url="", redis_url="")
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port)]
+            + ["--access-log", str(access_log), "tests.operations.socket_probe:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    probe = Probe(port, log, access_log)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            probe.state()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"the worker did not start: {log.read_text()[-2000:]}") from None
+            time.sleep(0.2)
+    try:
+        yield probe
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+class Client:
+    """A WebSocket client on a bare socket: it reads only when told to."""
+
+    def __init__(
+        self, port: int, path: str = "/probe/", receive_buffer: int | None = None, extensions: str = ""
+    ) -> None:
+        self.raw = socket.socket()
+        if receive_buffer is not None:
+            self.raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.raw.settimeout(TIMEOUT)
+        self.raw.connect(("127.0.0.1", port))
+        self.key = key = base64.b64encode(os.urandom(16)).decode()
+        offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
+        self.raw.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
+            f"{offer}\r\n".encode()
+        )
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.raw.recv(1)
+        assert b" 101 " in head.split(b"\r\n", 1)[0], head
+        self.head = head.decode("latin-1").lower()
+
+    def send(self, text: str) -> None:
+        """A masked text frame, as a client sends it (RFC 6455 section 5.2)."""
+        data, mask = text.encode(), os.urandom(4)
+        size = len(data)
+        if size < 126:
+            header = struct.pack("!BB", 0x81, 0x80 | size)
+        elif size < 1 << 16:
+            header = struct.pack("!BBH", 0x81, 0x80 | 126, size)
+        else:
+            header = struct.pack("!BBQ", 0x81, 0x80 | 127, size)
+        key = (mask * (size // 4 + 1))[:size]
+        masked = (int.from_bytes(data, "big") ^ int.from_bytes(key, "big")).to_bytes(size, "big")
+        self.raw.sendall(header + mask + masked)
+
+    def _exactly(self, size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = self.raw.recv(size - len(data))
+            if not chunk:
+                raise EOFError("the server closed the socket")
+            data += chunk
+        return data
+
+    def frame(self) -> tuple[int, bytes]:
+        """The next frame's opcode and payload."""
+        head = self._exactly(2)
+        size = head[1] & 0x7F
+        if size == 126:
+            (size,) = struct.unpack("!H", self._exactly(2))
+        elif size == 127:
+            (size,) = struct.unpack("!Q", self._exactly(8))
+        return head[0] & 0x0F, self._exactly(size)
+
+    def receive(self) -> str:
+        opcode, payload = self.frame()
+        assert opcode == 0x1, (opcode, payload)
+        return payload.decode()
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def test_an_upgraded_connection_keeps_nothing_of_its_http_request(probe: Probe) -> None:
+    client = Client(probe.port)
+    try:
+        client.send("hello")
+        assert client.receive() == "hello"
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # daphne lists the upgraded request as its own for up to a second more
+            client.send("facts")
+            facts = json.loads(client.receive())
+            if not facts["http_objects"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert facts["producer"] is None  # no HTTP channel registered with the socket's transport
+        assert facts["http_objects"] == []  # neither the channel nor its request is alive
+        client.send("still here")
+        assert client.receive() == "still here"
+    finally:
+        client.close()
+
+
+def test_a_client_that_stops_reading_is_seen_behind_still_heard_and_caught_up_once_it_reads(probe: Probe) -> None:
+    client = Client(probe.port, receive_buffer=4096)
+    try:
+        client.send("fill")  # the worker writes until the socket is behind, and the client reads nothing
+        assert probe.until(lambda state: state["behind"])["backlog"] > 64 * 1024
+        client.send("heard while behind")
+        probe.until(lambda state: "heard while behind" in state["heard"])
+        frames = 0
+        while (text := client.receive()) != "heard while behind":
+            assert json.loads(text)["fill"]
+            frames += 1
+        assert frames > 4
+        assert probe.until(lambda state: state["caught_up"])["backlog"] == 0
+    finally:
+        client.close()
+
+
+def test_an_open_socket_keeps_no_handshake_no_copies_of_the_options_and_logs_its_path(probe: Probe) -> None:
+    client = Client(probe.port, path="/probe/path/")
+    try:
+        client.send("facts")
+        facts = json.loads(client.receive())
+    finally:
+        client.close()
+    kept = set(facts["attributes"])
+    assert kept & set(WebSocketProtocol.CONFIG_ATTRS) == set()  # read from the protocol's class
+    assert kept & set(HANDSHAKE) == set()
+    assert facts["send_queue"] == "SendQueue"
+    assert facts["request_path"] == "/probe/path/"
+    assert facts["headers"] == [  # as sent, with the names and pairs every handshake repeats held once
+        ["host", f"127.0.0.1:{probe.port}"],
+        ["upgrade", "websocket"],
+        ["connection", "Upgrade"],
+        ["sec-websocket-key", client.key],
+        ["sec-websocket-version", "13"],
+        ["origin", f"http://127.0.0.1:{probe.port}"],
+    ]
+    assert facts["headers_shared"]
+    deadline = time.monotonic() + TIMEOUT
+    while "WSDISCONNECT /probe/path/" not in probe.access_log.read_text():  # daphne's onClose, to its end
+        assert time.monotonic() < deadline, probe.access_log.read_text()
+        time.sleep(0.05)
+
+
+def test_the_protocol_options_hold_a_frame_over_daphne_s_cap_drops_the_connection(probe: Probe) -> None:
+    cap = 1024 * 1024  # daphne's maxFramePayloadSize, which the socket reads from its class
+    client = Client(probe.port)
+    try:
+        client.send("x" * cap)
+        assert len(client.receive()) == cap
+        client.send("x" * (cap + 1))
+        with pytest.raises((EOFError, ConnectionResetError)):  # autobahn fails it by dropping it (failByDrop)
+            client.frame()
+    finally:
+        client.close()
+
+
+def test_a_client_offering_compression_as_browsers_do_is_answered_without_it(probe: Probe) -> None:
+    """daphne accepts no extension: the option that decides it is a function, read unbound."""
+    client = Client(probe.port, extensions="permessage-deflate; client_max_window_bits")
+    try:
+        assert "sec-websocket-extensions" not in client.head
+        client.send("plain")
+        assert client.receive() == "plain"
+    finally:
+        client.close()

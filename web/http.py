@@ -66,6 +66,7 @@ def _count_served() -> None:
     global _served
     _served += 1
     if _served == WARM_AFTER_REQUESTS:
+        gc.collect()  # what is garbage now would never be freed once frozen
         gc.freeze()
 
 

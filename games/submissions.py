@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -75,13 +76,19 @@ def submit_log(
 
 @metrics.submission
 async def submit_on_loop(
-    *, player: Player, code: object, log: object, claimed_score: object, now: dt.datetime
+    *,
+    player: Player,
+    code: object,
+    log: object,
+    claimed_score: object,
+    now: dt.datetime,
+    limits: Sequence[ratelimit.Limit] = (),
 ) -> Answer:
-    """`submit_log` without a key, on the event loop: the limit counted and the secret asked with
-    the loop's clients, the result stored by games.results.store_on_loop."""
-    await ratelimit.hit_on_loop(
-        "submissions", str(player.pk), limit=settings.RATE_SUBMISSIONS, seconds=60, message=_LIMIT
-    )
+    """`submit_log` without a key, on the event loop: `limits` (the caller's, counted first) and the
+    player's counted in one round trip and the secret asked with the loop's clients, the result
+    stored by games.results.store_on_loop."""
+    mine = ratelimit.Limit("submissions", str(player.pk), settings.RATE_SUBMISSIONS, 60, _LIMIT)
+    await ratelimit.hit_each_on_loop([*limits, mine])
     game_code, tokens = _checked(code, log, claimed_score)
     query, params = secret_codes.secret_query(game_code, now=now)
     if secret_codes.secret_in(await reads.get().fetchone(query, params)):

@@ -17,6 +17,8 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
@@ -102,15 +104,47 @@ def _counting(pipe: Any, key: str, seconds: int) -> None:
     pipe.pttl(key)
 
 
-async def _count_on_loop(key: str, seconds: int) -> tuple[int, float]:
-    """`_count` on the running event loop's own Redis client (web/loop_http.py)."""
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """One limit to count: `limit` hits of `bucket` per `subject` in `seconds`, refused in `message`."""
+
+    bucket: str
+    subject: str
+    limit: int
+    seconds: int
+    message: str
+
+
+# The windows of several limits counted in order, each as _counting does, stopping at the first
+# past its limit (the ones after it are not counted, as when each is hit in turn): which one (from
+# 1; 0: none) and the milliseconds left in its window.
+_COUNT_IN_ORDER = """
+for i, key in ipairs(KEYS) do
+  redis.call('SET', key, 0, 'EX', ARGV[2 * i - 1], 'NX')
+  if redis.call('INCR', key) > tonumber(ARGV[2 * i]) then return {i, redis.call('PTTL', key)} end
+end
+return {0, 0}
+"""
+
+
+async def hit_each_on_loop(limits: Sequence[Limit]) -> None:
+    """`hit` for each limit in turn, on the running event loop's own Redis client (web/loop_http.py),
+    all in one round trip; RateLimited for the first past its limit."""
     url = settings.REDIS_URL
     if not url:
-        return _in_process.count(key, seconds)
-    async with on_this_loop(url).pipeline(transaction=True) as pipe:
-        _counting(pipe, key, seconds)
-        _, count, left_ms = await pipe.execute()
-    return int(count), max(int(left_ms), 0) / 1000
+        for each in limits:
+            _judge(_in_process.count(_key(each.bucket, each.subject), each.seconds), each.limit, each.message)
+        return
+    keys = [_key(each.bucket, each.subject) for each in limits]
+    numbers = [str(number) for each in limits for number in (each.seconds, each.limit)]
+    try:
+        counted = on_this_loop(url).eval(_COUNT_IN_ORDER, len(keys), *keys, *numbers)
+        refused, left_ms = await cast("Awaitable[list[int]]", counted)
+    except (redis.RedisError, OSError):
+        log.warning("rate limits %s not counted: Redis unavailable", ", ".join(each.bucket for each in limits))
+        return
+    if refused:
+        raise _refuse(limits[int(refused) - 1].message, max(int(left_ms), 0) / 1000)
 
 
 def record(bucket: str, subject: str, *, seconds: int) -> int:
@@ -125,17 +159,6 @@ def record(bucket: str, subject: str, *, seconds: int) -> int:
 def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
     """Count one event; raise RateLimited once more than `limit` fall in the window."""
     take(bucket, subject, limit=limit, seconds=seconds, message=message)
-
-
-async def hit_on_loop(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
-    """`hit` on the running event loop, with its own Redis client."""
-    key = _key(bucket, subject)
-    try:
-        counted = await _count_on_loop(key, seconds)
-    except (redis.RedisError, OSError):
-        log.warning("rate limit %s not counted: Redis unavailable", bucket)
-        return
-    _judge(counted, limit, message)
 
 
 def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> str:

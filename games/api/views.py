@@ -165,13 +165,13 @@ async def submit_on_loop(request: loop_http.Request) -> loop_http.Answer:
     data = _plainly_valid_submission(body)
     if data is None or data["key"] is not None or not all(type(token) is str for token in data["moves"]):
         raise loop_http.Handover()  # a token that is no string is refused in words that echo it as Python reads it
-    await ratelimit.hit_on_loop("submissions-address", request.client, **_address_limit())
     answer_status, document = await submissions.submit_on_loop(
         player=request.player,
         code=data["code"],
         log=data["moves"],
         claimed_score=data["claimed_score"],
         now=timezone.now(),
+        limits=[ratelimit.Limit("submissions-address", request.client, **_address_limit())],
     )
     return loop_http.Answer(answer_status, document)
 

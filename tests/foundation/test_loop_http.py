@@ -421,3 +421,18 @@ async def test_a_submission_on_the_loop_is_indexed_and_pushed_to_the_boards_watc
     assert await database_sync_to_async(index.total)() == 1  # indexed by the loop, and the clean twin too
     assert await database_sync_to_async(rank_index.RedisRanks(f"code:{CODE}:clean").total)() == 1
     await watcher.disconnect()
+
+
+async def test_limits_counted_together_stop_at_the_first_past_its_limit() -> None:
+    from web import ratelimit
+
+    first = ratelimit.Limit("loop-first", "x", 1, 60, "First.")
+    second = ratelimit.Limit("loop-second", "x", 5, 60, "Second.")
+    await ratelimit.hit_each_on_loop([first, second])
+    with pytest.raises(ratelimit.RateLimited) as refused:
+        await ratelimit.hit_each_on_loop([first, second])
+    assert refused.value.message.startswith("First.") and 59 <= refused.value.retry_after <= 60
+    counters = redis.Redis.from_url(settings.REDIS_URL)
+    assert int(counters.get("rl:loop-second:x") or 0) == 1  # not counted past the first refusal, as in turn
+    assert int(counters.get("rl:loop-first:x") or 0) == 2
+    counters.delete("rl:loop-first:x", "rl:loop-second:x")

@@ -48,6 +48,11 @@ async def test_values_go_and_come_back_as_psycopg_writes_and_reads_them(pipeline
     assert rows == [(7, "Ärrä 'quoted'", True, moment), (True,), (True,), (5,), None]
 
 
+async def test_every_row_of_one_statement(pipeline: Pipeline) -> None:
+    assert await pipeline.fetchall("SELECT n FROM generate_series(1, %s) AS n", [3]) == [(1,), (2,), (3,)]
+    assert await pipeline.fetchall("SELECT 1 WHERE false", []) == []
+
+
 async def test_each_statement_is_prepared_once_per_connection(pipeline: Pipeline) -> None:
     statements: list[tuple[str, Any]] = [("SELECT %s::int + 1", [n]) for n in range(3)]
     assert await pipeline.fetch_each(statements) == [(1,), (2,), (3,)]

@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 from django.db import connections
 
+from web.database.pipelines import Pipeline
 from web.per_loop import PerLoop
 
 Row = tuple[Any, ...]
@@ -42,52 +43,52 @@ async def connect() -> psycopg.AsyncConnection[Any]:
 
 
 class LoopConnection:
-    """One of the loop's connections: prepared statements, one call at a time (psycopg queues the
-    others); reconnected on the next call after it broke. psycopg.Error if a call fails."""
+    """One of the loop's connections: prepared statements sent the lean way (web.database.pipelines),
+    one call at a time (the others wait for the connection); reconnected on the next call after it
+    broke. psycopg.Error if a call fails."""
 
     def __init__(self) -> None:
         self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._pipeline: Pipeline | None = None
         self._connecting = asyncio.Lock()  # the first calls of a loop arrive together: one connects
 
     async def fetchone(self, query: str, params: Params) -> Row | None:
         """The first row of `query`."""
-        rows = await self._run(query, params, many=False)
-        return rows[0] if rows else None
+        pipeline = await self._pipeline_now()
+        try:
+            (row,) = await pipeline.fetch_each([(query, params)])
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            await self.close()
+            raise
+        return row
 
     async def fetchall(self, query: str, params: Params) -> list[Row]:
-        return await self._run(query, params, many=True)
-
-    async def _run(self, query: str, params: Params, *, many: bool) -> list[Row]:
-        connection = await self._connection_now()
+        pipeline = await self._pipeline_now()
         try:
-            async with connection.cursor() as cursor:
-                await cursor.execute(query, params, prepare=True)
-                if many:
-                    return [tuple(row) for row in await cursor.fetchall()]
-                row = await cursor.fetchone()
-                return [] if row is None else [tuple(row)]
+            return await pipeline.fetchall(query, params)
         except (psycopg.OperationalError, psycopg.InterfaceError):
             await self.close()
             raise
 
-    async def _connection_now(self) -> psycopg.AsyncConnection[Any]:
-        connection = self._connection
-        if connection is not None and not (connection.closed or connection.broken):
-            return connection
+    async def _pipeline_now(self) -> Pipeline:
+        pipeline, connection = self._pipeline, self._connection
+        if pipeline is not None and connection is not None and not (connection.closed or connection.broken):
+            return pipeline
         async with self._connecting:
             connection = self._connection
-            if connection is None or connection.closed or connection.broken:
+            if self._pipeline is None or connection is None or connection.closed or connection.broken:
                 connection = self._connection = await connect()
-            return connection
+                self._pipeline = Pipeline(connection)
+            return self._pipeline
 
     async def close(self) -> None:
-        connection, self._connection = self._connection, None
+        connection, self._connection, self._pipeline = self._connection, None, None
         if connection is not None:
             with contextlib.suppress(Exception):
                 await connection.close()
 
     def abandon(self) -> None:
-        connection, self._connection = self._connection, None
+        connection, self._connection, self._pipeline = self._connection, None, None
         if connection is not None:
             connection.pgconn.finish()
 

@@ -1,8 +1,10 @@
-"""Statements sent in one libpq pipeline on an async connection, waiting only to read.
+"""Statements sent in one libpq pipeline on an async connection, waiting only to read: the event
+loop's writes (web.database.group_commit) and reads (web.database.loop_connection).
 
 psycopg's own pipeline, on an async connection, waits for the socket to be writable as well as
 readable on each statement it sends and each result it reads: it cost a submission's worker more
-than its replay (bench/README.md). Here the statements are sent at once (each prepared the first
+than its replay (bench/README.md), and a single prepared query through its cursor several times
+what it costs here. Here the statements are sent at once (each prepared the first
 time the connection meets it, under a name of its own), with one sync, and the results are read
 as they come, the loop told to wake only when there is input. Parameters and rows go through
 psycopg's own adapters (a Transformer), so values are written and read as psycopg does.
@@ -38,6 +40,14 @@ class Pipeline:
 
     async def fetch_each(self, statements: Sequence[tuple[str, Params]]) -> list[Row | None]:
         """The first row of each statement, run in order in one round trip and one transaction."""
+        return [rows[0] if rows else None for rows in await self._run(statements, every_row=False)]
+
+    async def fetchall(self, query: str, params: Params) -> list[Row]:
+        """Every row of one statement."""
+        (rows,) = await self._run([(query, params)], every_row=True)
+        return rows
+
+    async def _run(self, statements: Sequence[tuple[str, Params]], *, every_row: bool) -> list[list[Row]]:
         connection = self.connection
         pgconn = connection.pgconn
         transformer = Transformer(connection)
@@ -61,7 +71,7 @@ class Pipeline:
                 with contextlib.suppress(psycopg.Error):
                     pgconn.exit_pipeline_mode()
         failed: pq.abc.PGresult | None = None
-        rows: list[Row | None] = []
+        rows: list[list[Row]] = []
         for preparing, result in zip(sent, results, strict=True):
             if result.status not in _OK:
                 failed = failed or result
@@ -69,7 +79,8 @@ class Pipeline:
                 self._prepared.add(preparing)  # prepared statements outlive a failed transaction
             elif failed is None:
                 transformer.set_pgresult(result)
-                rows.append(transformer.load_row(0, tuple) if result.ntuples else None)
+                count = result.ntuples if every_row else min(result.ntuples, 1)
+                rows.append(transformer.load_rows(0, count, tuple))
         if failed is not None:
             raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)
         return rows

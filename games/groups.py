@@ -80,7 +80,7 @@ async def watched_on_loop(group: str) -> bool:
         return asked
     address, key = asked
     try:
-        return bool(await on_this_loop(address).exists(key))
+        return bool(await on_this_loop(address).execute("EXISTS", key))
     except (redis.RedisError, OSError, ValueError):
         return True
 

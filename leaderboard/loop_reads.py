@@ -48,7 +48,7 @@ async def _answer(ask: selectors.Ask) -> Any:
             return selectors.rows_by_key(await reads.get().fetchall(selectors.ROWS_ANY, [board, keys]))
         case selectors.KeepPage(key, text):
             try:
-                await rank_index.client_on_loop().set(key, text, ex=selectors.TOP_PAGE_SECONDS)
+                await rank_index.client_on_loop().execute("SET", key, text, "EX", selectors.TOP_PAGE_SECONDS)
             except (redis.RedisError, OSError) as error:
                 log.warning("rank index: page not kept (%s)", error)
             return None

@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Awaitable, Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
-import redis.asyncio
 from django.conf import settings
 
 from web import asks
-from web.redis_clients import on_this_loop, shared_client
+from web.redis_clients import LoopRedis, on_this_loop, shared_client
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +121,7 @@ def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Place
 async def put_on_loop(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Placed:
     """`put` with the running event loop's own client (web/loop_http.py)."""
     try:
-        script = client_on_loop().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version))
-        reply = await cast("Awaitable[list[Any]]", script)
+        reply = await client_on_loop().execute("EVAL", _PUT, 3, *keys(board), str(player_id), sort_key, str(version))
     except (redis.RedisError, OSError) as error:
         raise _missed(board, version, error) from error
     return _placed(reply, version)
@@ -292,13 +290,10 @@ def pipelined(commands: list[Command]) -> list[Any]:
 
 async def pipelined_on_loop(commands: list[Command]) -> list[Any]:
     """The same on the running event loop's own client (web/loop_http.py)."""
-    async with client_on_loop().pipeline(transaction=False) as pipe:
-        for command in commands:
-            pipe.execute_command(*command)
-        return await pipe.execute()
+    return await client_on_loop().pipeline(commands)
 
 
-def client_on_loop() -> redis.asyncio.Redis:
+def client_on_loop() -> LoopRedis:
     url = settings.REDIS_URL
     if not url:
         raise RankIndexUnavailable("no REDIS_URL")

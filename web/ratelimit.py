@@ -17,7 +17,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -138,8 +138,7 @@ async def hit_each_on_loop(limits: Sequence[Limit]) -> None:
     keys = [_key(each.bucket, each.subject) for each in limits]
     numbers = [str(number) for each in limits for number in (each.seconds, each.limit)]
     try:
-        counted = on_this_loop(url).eval(_COUNT_IN_ORDER, len(keys), *keys, *numbers)
-        refused, left_ms = await cast("Awaitable[list[int]]", counted)
+        refused, left_ms = await on_this_loop(url).execute("EVAL", _COUNT_IN_ORDER, len(keys), *keys, *numbers)
     except (redis.RedisError, OSError):
         log.warning("rate limits %s not counted: Redis unavailable", ", ".join(each.bucket for each in limits))
         return

@@ -11,12 +11,15 @@ neither looks redis-py's version up in the package metadata nor sends it
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
+from collections.abc import Sequence
 from typing import Any
 
+import hiredis
 import redis
-import redis.asyncio
+from redis.connection import parse_url
 
 from web.per_loop import PerLoop
 
@@ -37,31 +40,123 @@ def _client_options(decode: bool) -> dict[str, Any]:
     return {"decode_responses": decode, "socket_timeout": 1.0, "socket_connect_timeout": 1.0, "driver_info": None}
 
 
+class LoopRedis:
+    """An event loop's connection to one Redis: commands sent in one write and their replies read
+    with hiredis as they come, one exchange at a time. redis-py's async client spent more of a
+    board read's worker CPU than the read itself, in packing, a timeout per reply and its retry
+    wrapper (bench/README.md). A reply that is an error raises redis.ResponseError; a connection
+    that fails or hangs past the timeout raises redis.ConnectionError or redis.TimeoutError, and the
+    next exchange connects again."""
+
+    def __init__(self, url: str, *, decode: bool) -> None:
+        self._options = parse_url(url)
+        self._encoding = "utf-8" if decode else None
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._reader = hiredis.Reader()
+        self._turn = asyncio.Lock()
+
+    async def execute(self, *command: str | int | float | bytes) -> Any:
+        """The reply to one command."""
+        (reply,) = await self.pipeline([command])
+        return reply
+
+    async def pipeline(self, commands: Sequence[Sequence[str | int | float | bytes]]) -> list[Any]:
+        """The replies to `commands`, in order, sent in one round trip."""
+        async with self._turn:
+            try:
+                async with asyncio.timeout(_TIMEOUT):
+                    reader, writer = await self._connected()
+                    writer.write(b"".join(_packed(command) for command in commands))
+                    replies = await self._read(reader, len(commands))
+            except TimeoutError:
+                self._drop()
+                raise redis.TimeoutError("Redis did not answer in time") from None
+            except OSError as error:
+                self._drop()
+                raise redis.ConnectionError(str(error)) from error
+        for reply in replies:
+            if isinstance(reply, hiredis.ReplyError):
+                raise redis.ResponseError(str(reply))
+        return replies
+
+    async def _connected(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self._streams is None:
+            options = self._options
+            host, port = options.get("host", "localhost"), options.get("port", 6379)
+            reader, writer = await asyncio.open_connection(host, port)
+            self._streams = reader, writer
+            self._reader = hiredis.Reader(encoding=self._encoding) if self._encoding else hiredis.Reader()
+            greeting: list[tuple[str | int, ...]] = []
+            if options.get("password"):
+                user = [options["username"]] if options.get("username") else []
+                greeting.append(("AUTH", *user, options["password"]))
+            if options.get("db"):
+                greeting.append(("SELECT", int(options["db"])))
+            if greeting:
+                writer.write(b"".join(_packed(command) for command in greeting))
+                for reply in await self._read(reader, len(greeting)):
+                    if isinstance(reply, hiredis.ReplyError):
+                        self._drop()
+                        raise redis.ConnectionError(str(reply))
+        return self._streams
+
+    async def _read(self, reader: asyncio.StreamReader, count: int) -> list[Any]:
+        replies: list[Any] = []
+        while len(replies) < count:
+            reply = self._reader.gets()
+            if reply is False:
+                data = await reader.read(65536)
+                if not data:
+                    raise ConnectionResetError("Redis closed the connection")
+                self._reader.feed(data)
+            else:
+                replies.append(reply)
+        return replies
+
+    def _drop(self) -> None:
+        streams, self._streams = self._streams, None
+        if streams is not None:
+            streams[1].close()
+
+    async def close(self) -> None:
+        streams, self._streams = self._streams, None
+        if streams is not None:
+            streams[1].close()
+            with contextlib.suppress(Exception):
+                await streams[1].wait_closed()
+
+
 class _LoopClients:
-    """One event loop's async clients, by address."""
+    """One event loop's clients, by address."""
 
     def __init__(self) -> None:
-        self.clients: dict[tuple[str, bool], redis.asyncio.Redis] = {}
+        self.clients: dict[tuple[str, bool], LoopRedis] = {}
 
-    def client(self, url: str, decode: bool) -> redis.asyncio.Redis:
+    def client(self, url: str, decode: bool) -> LoopRedis:
         found = self.clients.get((url, decode))
         if found is None:
-            found = self.clients[(url, decode)] = redis.asyncio.Redis.from_url(url, **_client_options(decode))
+            found = self.clients[(url, decode)] = LoopRedis(url, decode=decode)
         return found
 
     async def close(self) -> None:
         clients, self.clients = self.clients, {}
         for client in clients.values():
-            with contextlib.suppress(Exception):
-                await client.aclose()
+            await client.close()
 
     def abandon(self) -> None:
         self.clients = {}  # their sockets belong to a closed loop: they close with it
 
 
+def _packed(command: Sequence[str | int | float | bytes]) -> bytes:
+    # hiredis's stub types the command as a tuple of one item; it takes any number
+    packed: bytes = hiredis.pack_command(tuple(command))  # type: ignore[arg-type]
+    return packed
+
+
 _per_loop: PerLoop[_LoopClients] = PerLoop(_LoopClients)
+_TIMEOUT = 1.0  # seconds, as the shared clients' socket timeout
 
 
-def on_this_loop(url: str, *, decode: bool = False) -> redis.asyncio.Redis:
-    """The running event loop's async client for `url`."""
+def on_this_loop(url: str, *, decode: bool = False) -> LoopRedis:
+    """The running event loop's client for `url`."""
     return _per_loop.get().client(url, decode)

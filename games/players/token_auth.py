@@ -278,7 +278,7 @@ class CachedTokenAuthentication(TokenAuthentication):
         if stored is None:
             generation = local.generation if local is not None else 0
             try:
-                stored = await on_this_loop(url, decode=True).get(name)
+                stored = await on_this_loop(url, decode=True).execute("GET", name)
             except (redis.RedisError, OSError):
                 return None
             if not stored or stored == _TOMBSTONE:

@@ -3,9 +3,10 @@ loop's writes (web.database.group_commit) and reads (web.database.loop_connectio
 
 psycopg's own pipeline, on an async connection, waits for the socket to be writable as well as
 readable on each statement it sends and each result it reads: it cost a submission's worker more
-than its replay (bench/README.md). (For a single query the two cost about the same.) Here the statements are sent at once (each prepared the first
-time the connection meets it, under a name of its own), with one sync, and the results are read
-as they come, the loop told to wake only when there is input. Parameters and rows go through
+than its replay (bench/README.md); for a single query the two cost about the same. Here the
+statements are sent at once (each prepared the first time the connection meets it, under a name
+of its own), with one sync, and the results are read as they come, the loop told to wake only
+when there is input. Parameters and rows go through
 psycopg's own adapters (a Transformer), so values are written and read as psycopg does.
 
 PostgreSQL runs the statements up to the sync as one transaction (on an autocommit connection):

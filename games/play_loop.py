@@ -36,6 +36,7 @@ from web.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
 
+
 @functools.cache
 def _on_postgres() -> bool:
     """Whether the database is PostgreSQL (the settings' one database: asked once, not per action)."""
@@ -111,5 +112,3 @@ async def act(
         await in_database_thread(room_progress.pushes.changed)(room_id)
     metrics.action_judged(started)
     return selectors.session_document(stored.live.session, stored.live.game, now=now)
-
-

@@ -60,4 +60,3 @@ class CappedRequest(WebRequest):
         transport = self.channel.transport
         transport.write(head + body)
         transport.loseConnection()
-

@@ -197,9 +197,7 @@ async def test_a_failing_write_fails_only_itself() -> None:
 
 async def test_scripts_arriving_together_share_one_pipeline_and_a_failing_one_fails_alone() -> None:
     committer = group_commit.for_this_loop()
-    scripts = [
-        [("SELECT txid_current()", []), ("SELECT %s::int * 2", [n]), ("SELECT 1 / %s", [n])] for n in (1, 0, 3)
-    ]
+    scripts = [[("SELECT txid_current()", []), ("SELECT %s::int * 2", [n]), ("SELECT 1 / %s", [n])] for n in (1, 0, 3)]
     answers = await asyncio.gather(*(committer.fetch_each(script) for script in scripts), return_exceptions=True)
     assert isinstance(answers[1], psycopg.errors.DivisionByZero)  # its own error, and only its own
     first, third = answers[0], answers[2]

@@ -39,8 +39,9 @@ def facts(protocol: Any, scope: dict[str, Any]) -> dict[str, Any]:
     http_objects = [
         type(thing).__name__
         for thing in gc.get_objects()
-        if (isinstance(thing, HTTPChannel) and thing.transport is transport)
-        or (isinstance(thing, Request) and thing.client == peer)
+        # issubclass(type(...)), not isinstance(): isinstance() asks a dead weak proxy its class, and raises
+        if (issubclass(type(thing), HTTPChannel) and thing.transport is transport)
+        or (issubclass(type(thing), Request) and thing.client == peer)
     ]
     return {
         "producer": None if transport.producer is None else type(transport.producer).__name__,

@@ -12,7 +12,6 @@ import datetime as dt
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import partial
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -87,6 +86,11 @@ def store_verified(
         session=session,
         elapsed_ms=elapsed_ms,
     )
+    return _stored(write)
+
+
+def _stored(write: _Write) -> Result:
+    """`write` run on this thread's connection (joining its transaction, if one is open)."""
     # PostgreSQL runs a pipeline's statements up to its Sync as one transaction: where nothing else
     # must join it, they commit together or not at all without a BEGIN and a COMMIT (two round trips).
     with nullcontext() if _commits_by_itself(write.event) else transaction.atomic(savepoint=False):
@@ -104,10 +108,7 @@ async def store_on_loop(
     more in its transaction is stored on a database thread altogether."""
     write = _Write.of(player=player, outcome=outcome, stored_code=code, board=board, finished_at=finished_at)
     if not verified.heard_after_commit(write.event):
-        store = partial(
-            store_verified, player=player, outcome=outcome, stored_code=code, board=board, finished_at=finished_at
-        )
-        return await in_database_thread(store)()
+        return await in_database_thread(_stored)(write)
     rows = await group_commit.for_this_loop().fetch_each(write.statements)
     with verified.collected() as effects:
         write.stored(rows)  # on the loop: the listeners only read their rows and say what follows

@@ -381,6 +381,32 @@ async def test_a_statement_failing_on_the_loop_takes_the_whole_result_back(
     assert await left() == [False, False, False]
 
 
+async def test_a_result_whose_listener_writes_more_is_stored_on_a_thread_in_one_transaction(
+    served: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+
+    from games import verified
+    from games.models import Result
+
+    player, by_token = await _token_player("writes-more")
+    heard: list[tuple[bool, bool]] = []
+
+    def wrote(event: verified.Event, rows: list[Any]) -> None:
+        # The ORM refuses to run on the event loop: this listener is heard on a thread, in the
+        # result's transaction, where its result is already there to read.
+        heard.append((connection.in_atomic_block, Result.objects.filter(pk=event.result.pk).exists()))
+
+    writing = verified.Writer(statements=lambda event, new: [], wrote=wrote, writes_more=lambda event: True)
+    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, writing])
+    body = orjson.dumps({"code": CODE, "moves": vector_log(CODE)[:10]})
+    answer = await request("POST", "/api/submissions", body=body, headers=by_token)
+    assert served[-1] is True and answer["status"] == 201
+    assert heard == [(True, True)]
+    stored = await database_sync_to_async(Result.objects.filter(player=player).count)()
+    assert stored == 1
+
+
 async def test_concurrent_submissions_on_the_loop_are_each_stored_once(served: list[bool]) -> None:
     import asyncio
 

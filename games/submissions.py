@@ -50,7 +50,7 @@ def submit_log(
     """Verify a whole log played elsewhere (the body's "moves"). Returns (status, body), refusals
     included, so that an idempotency key answers the same thing twice."""
     now = now or timezone.now()
-    ratelimit.hit("submissions", str(player.pk), limit=settings.RATE_SUBMISSIONS, seconds=60, message=_LIMIT)
+    _player_limit(player).hit()
     if key is None:
         status, body, _ = _verify_submission(player=player, code=code, log=log, claimed_score=claimed_score, now=now)
         return status, body
@@ -87,8 +87,7 @@ async def submit_on_loop(
     """`submit_log` without a key, on the event loop: `limits` (the caller's, counted first) and the
     player's counted in one round trip and the secret asked with the loop's clients, the result
     stored by games.results.store_on_loop."""
-    mine = ratelimit.Limit("submissions", str(player.pk), settings.RATE_SUBMISSIONS, 60, _LIMIT)
-    await ratelimit.hit_each_on_loop([*limits, mine])
+    await ratelimit.hit_each_on_loop([*limits, _player_limit(player)])
     game_code, tokens = _checked(code, log, claimed_score)
     query, params = secret_codes.secret_query(game_code, now=now)
     if secret_codes.secret_in(await reads.get().fetchone(query, params)):
@@ -99,6 +98,11 @@ async def submit_on_loop(
     board = f"code:{game_code}"
     result = await store_on_loop(player=player, outcome=verdict, code=game_code, board=board, finished_at=now)
     return 201, {"result": result_document(result, now=now)}
+
+
+def _player_limit(player: Player) -> ratelimit.Limit:
+    """A player's submissions (read when asked: the setting may change)."""
+    return ratelimit.Limit("submissions", str(player.pk), settings.RATE_SUBMISSIONS, 60, _LIMIT)
 
 
 def _replayed(earlier: Submission, digest: str) -> Answer:

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -93,15 +93,11 @@ def _count(key: str, seconds: int) -> tuple[int, float]:
     if client is None:
         return _in_process.count(key, seconds)
     with client.pipeline(transaction=True) as pipe:
-        _counting(pipe, key, seconds)
+        pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
+        pipe.incr(key)
+        pipe.pttl(key)
         _, count, left_ms = pipe.execute()
     return cast(int, count), max(cast(int, left_ms), 0) / 1000
-
-
-def _counting(pipe: Any, key: str, seconds: int) -> None:
-    pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
-    pipe.incr(key)
-    pipe.pttl(key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +110,12 @@ class Limit:
     seconds: int
     message: str
 
+    def hit(self) -> None:
+        """`hit` this limit, on this thread."""
+        hit(self.bucket, self.subject, limit=self.limit, seconds=self.seconds, message=self.message)
 
-# The windows of several limits counted in order, each as _counting does, stopping at the first
+
+# The windows of several limits counted in order, each as _count does, stopping at the first
 # past its limit (the ones after it are not counted, as when each is hit in turn): which one (from
 # 1; 0: none) and the milliseconds left in its window.
 _COUNT_IN_ORDER = """
@@ -133,7 +133,7 @@ async def hit_each_on_loop(limits: Sequence[Limit]) -> None:
     url = settings.REDIS_URL
     if not url:
         for each in limits:
-            _judge(_in_process.count(_key(each.bucket, each.subject), each.seconds), each.limit, each.message)
+            each.hit()  # counted in this process: no I/O to wait for
         return
     keys = [_key(each.bucket, each.subject) for each in limits]
     numbers = [str(number) for each in limits for number in (each.seconds, each.limit)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import orjson
 from django.conf import settings
@@ -141,7 +140,7 @@ class SubmissionsView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _plainly_valid_submission(request.data) or _valid(SubmissionSerializer, request)
-        ratelimit.hit("submissions-address", guests.client_address(request), **_address_limit())
+        _address_limit(guests.client_address(request)).hit()
         answer_status, body = submissions.submit_log(
             player=_player(request),
             code=data["code"],
@@ -171,18 +170,15 @@ async def submit_on_loop(request: loop_http.Request) -> loop_http.Answer:
         log=data["moves"],
         claimed_score=data["claimed_score"],
         now=timezone.now(),
-        limits=[ratelimit.Limit("submissions-address", request.client, **_address_limit())],
+        limits=[_address_limit(request.client)],
     )
     return loop_http.Answer(answer_status, document)
 
 
-def _address_limit() -> dict[str, Any]:
+def _address_limit(address: str) -> ratelimit.Limit:
     """The submissions per address (read when asked: the setting may change)."""
-    return {
-        "limit": settings.RATE_SUBMISSIONS_PER_ADDRESS,
-        "seconds": 60,
-        "message": gettext_noop("Too many submissions from this address."),
-    }
+    message = gettext_noop("Too many submissions from this address.")
+    return ratelimit.Limit("submissions-address", address, settings.RATE_SUBMISSIONS_PER_ADDRESS, 60, message)
 
 
 def _plain_json(content_type: str) -> bool:

@@ -94,19 +94,12 @@ def _name(converted: PostgresQuery) -> bytes:
 
 
 async def _flushed(pgconn: pq.abc.PGconn) -> None:
-    loop = asyncio.get_running_loop()
     while pgconn.flush():  # 1: more to send once the socket takes it
-        ready = loop.create_future()
-        loop.add_writer(pgconn.socket, ready.set_result, None)
-        try:
-            await ready
-        finally:
-            loop.remove_writer(pgconn.socket)
+        await _socket_ready(pgconn, to_write=True)
 
 
 async def _results(pgconn: pq.abc.PGconn) -> list[pq.abc.PGresult]:
     """Every result up to the pipeline's sync (an aborted statement's is PIPELINE_ABORTED)."""
-    loop = asyncio.get_running_loop()
     results: list[pq.abc.PGresult] = []
     while True:
         pgconn.consume_input()
@@ -117,9 +110,17 @@ async def _results(pgconn: pq.abc.PGconn) -> list[pq.abc.PGresult]:
             if result.status == pq.ExecStatus.PIPELINE_SYNC:
                 return results
             results.append(result)
-        ready = loop.create_future()
-        loop.add_reader(pgconn.socket, ready.set_result, None)
-        try:
-            await ready
-        finally:
-            loop.remove_reader(pgconn.socket)
+        await _socket_ready(pgconn, to_write=False)
+
+
+async def _socket_ready(pgconn: pq.abc.PGconn, *, to_write: bool) -> None:
+    """Until the connection's socket can be written to (`to_write`) or read from: the loop is told
+    to wake for that alone."""
+    loop = asyncio.get_running_loop()
+    watch, unwatch = (loop.add_writer, loop.remove_writer) if to_write else (loop.add_reader, loop.remove_reader)
+    ready = loop.create_future()
+    watch(pgconn.socket, ready.set_result, None)
+    try:
+        await ready
+    finally:
+        unwatch(pgconn.socket)

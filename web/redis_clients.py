@@ -36,8 +36,16 @@ def shared_client(url: str, *, decode: bool = False) -> redis.Redis:
     return client
 
 
+_TIMEOUT = 1.0  # seconds: a Redis slower than this is treated as away, by the shared clients and the loops'
+
+
 def _client_options(decode: bool) -> dict[str, Any]:
-    return {"decode_responses": decode, "socket_timeout": 1.0, "socket_connect_timeout": 1.0, "driver_info": None}
+    return {
+        "decode_responses": decode,
+        "socket_timeout": _TIMEOUT,
+        "socket_connect_timeout": _TIMEOUT,
+        "driver_info": None,
+    }
 
 
 class LoopRedis:
@@ -154,7 +162,6 @@ def _packed(command: Sequence[str | int | float | bytes]) -> bytes:
 
 
 _per_loop: PerLoop[_LoopClients] = PerLoop(_LoopClients)
-_TIMEOUT = 1.0  # seconds, as the shared clients' socket timeout
 
 
 def on_this_loop(url: str, *, decode: bool = False) -> LoopRedis:

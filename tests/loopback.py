@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
@@ -50,3 +58,39 @@ def database_url_of(settings_dict: dict) -> str:
     host = settings_dict.get("HOST") or "127.0.0.1"
     port = settings_dict.get("PORT") or 5432
     return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
+
+
+@contextmanager
+def serving(
+    application: str,
+    *,
+    port: int,
+    env: dict[str, str],
+    log: Path,
+    ready: Callable[[], object],
+    options: Sequence[str] = (),
+    within: float = 60,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A worker (`python -m operations.server`, as `make run` starts it) serving `application` on
+    `port`, its output in `log`, once `ready()` no longer raises OSError; terminated on leaving."""
+    command = [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port), *options, application]
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            ready()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"the worker did not start: {log.read_text(errors='replace')[-2000:]}") from None
+            time.sleep(0.2)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -19,12 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback import database_url_of, free_port, service_env
+from tests.loopback import database_url_of, free_port, service_env, serving
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here are plain sync code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 SCREENS = Path(__file__).resolve().parent / "screens"  # the reviewed screenshots, committed
 CHROMIUM = "/usr/bin/chromium"
@@ -61,39 +57,17 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
     else:  # the embedded default: the test database's file (tests/conftest.py), the in-memory layer
         env = service_env(database_url="", redis_url="", SQLITE_PATH=connection.settings_dict["NAME"], DEBUG="true")
     SHOTS.mkdir(exist_ok=True)
-    log = open(SHOTS / "daphne.log", "w")
-    process = subprocess.Popen(
-        # What `make run` and production run: daphne with the graceful stop and the body cap.
-        [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
+
+    def answers() -> None:
         try:
-            with urllib.request.urlopen(f"{url}/jsi18n/", timeout=2):
-                break
+            urllib.request.urlopen(f"{url}/jsi18n/", timeout=2).close()
         except urllib.error.HTTPError:
-            break  # it answers: a broken page fails its own test
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            log.close()
-            raise RuntimeError("daphne did not start: see tests/e2e/screenshots/daphne.log")
-        time.sleep(0.2)
-    try:
+            pass  # it answers: a broken page fails its own test
+
+    # What `make run` and production run: daphne with the graceful stop and the body cap.
+    with serving("config.asgi:application", port=port, env=env, log=SHOTS / "daphne.log", ready=answers, within=30):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 @pytest.fixture(scope="package")

@@ -11,8 +11,6 @@ import json
 import os
 import socket
 import struct
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -24,9 +22,8 @@ from typing import Any
 import pytest
 
 from operations.websocket import HANDSHAKE, WebSocketProtocol
-from tests.loopback import free_port, service_env
+from tests.loopback import free_port, service_env, serving
 
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 10.0
 
 
@@ -54,35 +51,16 @@ def probe() -> Iterator[Probe]:
     port = free_port()
     logs = Path(tempfile.mkdtemp(prefix="probe-worker-"))
     log, access_log = logs / "worker.log", logs / "access.log"
-    env = service_env(database_url="", redis_url="")
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port)]
-            + ["--access-log", str(access_log), "tests.operations.socket_probe:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
     probe = Probe(port, log, access_log)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            probe.state()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(f"the worker did not start: {log.read_text()[-2000:]}") from None
-            time.sleep(0.2)
-    try:
+    with serving(
+        "tests.operations.socket_probe:application",
+        port=port,
+        env=service_env(database_url="", redis_url=""),
+        log=log,
+        ready=probe.state,
+        options=["--access-log", str(access_log)],
+    ):
         yield probe
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 class Client:

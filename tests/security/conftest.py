@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,9 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.loopback import database_url_of, free_port, service_env
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.loopback import database_url_of, free_port, service_env, serving
 
 
 @dataclass
@@ -47,29 +43,9 @@ def worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[Worker]:
     env.pop("WS_MAX_FRAME_BYTES", None)
     env["RATE_WS_MESSAGES"] = "20"
     log = Path(tempfile.mkdtemp(prefix="security-worker-")) / "worker.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "operations.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/alive", timeout=2):
-                break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(f"the worker did not start: {log.read_text()[-2000:]}") from None
-            time.sleep(0.2)
-    try:
+
+    def alive() -> None:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/health/alive", timeout=2).close()
+
+    with serving("config.asgi:application", port=port, env=env, log=log, ready=alive) as process:
         yield Worker(port, process, log)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()

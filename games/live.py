@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import pickle
 import threading
 import uuid
 from collections import OrderedDict
@@ -24,7 +23,6 @@ from games.engine import Game
 from games.models import GameAction, GameSession
 
 CAPACITY = 20_000
-HOT = 2_000  # entries kept with their history unpickled: the games being played now
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -102,42 +100,8 @@ class LiveGame:
     stored: bool = False
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Kept:
-    """A cache entry. A hot one (a game played now) holds its game as it is; a cold one holds the
-    game without its undo history, which is kept pickled. The history's small tuples were most of
-    an idle game's memory (bench/README.md, memory): ~7 KB of 9 for 50 actions, ~0.9 KB pickled.
-    Pickling it on every action, and unpickling it on the next, was a twentieth of an action's
-    CPU: an entry is made cold only when it leaves the `HOT` most recently played."""
-
-    session: LiveSession
-    game: Game
-    history: bytes | None = None  # None: the game has its history
-
-    @classmethod
-    def hot(cls, session: LiveSession, game: Game) -> _Kept:
-        return cls(session, game.copy())
-
-    def cold(self) -> _Kept:
-        if self.history is not None:
-            return self
-        history = pickle.dumps(self.game.undo_records(), pickle.HIGHEST_PROTOCOL)
-        return _Kept(self.session, self.game.copy(history=False), history)
-
-    def restored(self, game: Game) -> Game:
-        """`game` (this entry's own, or a copy of it) with the history given back."""
-        if self.history is None:
-            return game
-        records: tuple[tuple[int, ...], ...] = pickle.loads(self.history)  # noqa: S301 - bytes this process made
-        return game.with_undo_records(records)
-
-    def private_game(self) -> Game:
-        """A copy of the game to read, with its history."""
-        return self.restored(self.game.copy(history=self.history is None))
-
-
-_entries: OrderedDict[uuid.UUID, _Kept] = OrderedDict()
-_hot: OrderedDict[uuid.UUID, None] = OrderedDict()  # the hot entries' sessions, least recently put first
+# Each entry's game is the cache's own copy: readers get copies of it, a writer takes it out.
+_entries: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -168,7 +132,7 @@ def game_for(session: GameSession) -> Game:
         else:
             cached = None
     if cached is not None:
-        return cached.private_game()
+        return cached.game.copy()
     game = rebuild(session)
     put(LiveSession.of(session), game)
     return game
@@ -177,38 +141,25 @@ def game_for(session: GameSession) -> Game:
 def take(session_id: uuid.UUID) -> LiveGame | None:
     """The cached entry, out of the cache, for a writer to change (None if absent)."""
     with _lock:
-        kept = _entries.pop(session_id, None)
-        _hot.pop(session_id, None)
-    # Out of the cache, the entry's game is the writer's own: its history is put back in place.
-    return None if kept is None else LiveGame(kept.session, kept.restored(kept.game))
+        return _entries.pop(session_id, None)
 
 
 def put(session: LiveSession, game: Game) -> None:
     """Remember a copy of the game, so that what the caller goes on using is its own."""
-    entry = _Kept.hot(session, game)
+    entry = LiveGame(session, game.copy())
     with _lock:
         _entries[session.id] = entry
         _entries.move_to_end(session.id)
-        _hot[session.id] = None
-        _hot.move_to_end(session.id)
-        while len(_hot) > HOT:
-            cooled, _ = _hot.popitem(last=False)
-            kept = _entries.get(cooled)
-            if kept is not None:
-                _entries[cooled] = kept.cold()  # assigning an existing key keeps its place in the order
         while len(_entries) > CAPACITY:
-            evicted, _ = _entries.popitem(last=False)
-            _hot.pop(evicted, None)
+            _entries.popitem(last=False)
 
 
 def forget(session_id: uuid.UUID) -> None:
     with _lock:
         _entries.pop(session_id, None)
-        _hot.pop(session_id, None)
 
 
 def clear() -> None:
     """Forget every live game of this process (they are rebuilt from the stored logs on demand)."""
     with _lock:
         _entries.clear()
-        _hot.clear()

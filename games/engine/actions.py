@@ -27,9 +27,12 @@ class Move:
     target: int
     # The token, made once: a session document lists every legal move's token after each action.
     _token: str = field(init=False, repr=False, compare=False)
+    # The move as its undo record holds it (move_record), made once: a replay pushes thousands.
+    _record: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_token", f"{self.source}:{self.count}>{self.target}")
+        object.__setattr__(self, "_record", move_record(self.source, self.count, self.target))
 
     def __str__(self) -> str:
         return self._token
@@ -74,6 +77,22 @@ class FromFoundation:
 
 Action: TypeAlias = Move | DealRow | Undo | ToFoundation | FromFoundation
 
+
+def move_record(source: int, count: int, target: int) -> int:
+    """A move's part of its undo record (game.py): the 0-based source column from bit 2, the count
+    from bit 6, the 0-based target column from bit 13. 0 for a move that no game could take."""
+    if type(source) is not int or type(count) is not int or type(target) is not int:
+        return 0
+    if not (1 <= source <= 15 and 1 <= count <= 127 and 1 <= target <= 15):
+        return 0
+    return (source - 1) << 2 | count << 6 | (target - 1) << 13
+
+
+def recorded_move(record: int) -> Move:
+    """The move an undo record (of a move) holds."""
+    return move_of((record >> 2 & 15) + 1, record >> 6 & 127, (record >> 13 & 15) + 1)
+
+
 # Each move made once: a frozen dataclass's __init__ was the dearest part of listing the legal
 # actions after every action, and the lists repeat the same few hundred. Bounded by the layouts
 # (at most 10 columns and 104 cards: some 10,000 entries).
@@ -87,6 +106,7 @@ def move_of(source: int, count: int, target: int) -> Move:
     if made is None:
         made = _MOVES[key] = Move(source, count, target)
     return made
+
 
 DEAL_ROW: Final = DealRow()
 UNDO: Final = Undo()

@@ -3,12 +3,14 @@
 A position is kept as small ints for speed: each column is a list of cards
 from the bottom to the top whose first ``down[i]`` cards are face-down; the
 stock is the list of stock cards with the index of the next one; each undo
-record is a small tuple of what changed, never a copy of the board.
+record is what changed, never a copy of the board, packed by the game's rules
+into one 64-bit int of a compact array (8 bytes a record where a tuple of small
+ints took ~140: the history was most of a cached game's memory).
 """
 
 from __future__ import annotations
 
-from collections import deque
+from array import array
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
@@ -24,7 +26,7 @@ NOTHING_TO_UNDO: Final = "Nothing to undo"
 _WON_RULE: Final = "game_won"
 _NOTHING_TO_UNDO_RULE: Final = "nothing_to_undo"
 
-Record = tuple[int, ...]
+Record = int  # an undo record, packed by the game's rules (spider.py, russian.py)
 _SUIT_INDEX: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
 
 
@@ -67,7 +69,7 @@ class Game:
     _score: int
     _moves: int
     _won: bool
-    _history: deque[Record]
+    _history: array[int]  # the undo records, oldest first, at most UNDO_LIMIT
 
     # ------------------------------------------------------------------ making
 
@@ -120,7 +122,7 @@ class Game:
         self._home = sum(len(f) for f in self._found)
         self._score = self.initial_score() if score is None else score
         self._moves = moves
-        self._history = deque(maxlen=UNDO_LIMIT)
+        self._history = array("q")
         self._won = self._is_won()
 
     def _configure(self, code: GameCode) -> None:
@@ -144,7 +146,7 @@ class Game:
             refusal = self._move_refusal(s, n, t)
             if refusal is not None:
                 raise refusal
-            self._do_move(s, n, t)
+            self._do_move(s, n, t, move._record)
         elif kind is ToFoundation:
             s = action.source - 1  # type: ignore[union-attr]
             refusal = self._home_refusal(s)
@@ -185,9 +187,8 @@ class Game:
         """The action an undo would take back now, or None."""
         return self._action_of(self._history[-1]) if self._history else None
 
-    def copy(self, *, history: bool = True) -> Game:
-        """An independent game in the same position, with the same undo history (or, with
-        ``history=False``, none: see ``undo_records``)."""
+    def copy(self) -> Game:
+        """An independent game in the same position, with the same undo history."""
         other = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in getattr(cls, "__slots__", ()):
@@ -196,19 +197,8 @@ class Game:
         other._down = list(self._down)
         other._removed = list(self._removed)
         other._found = [list(f) for f in self._found]
-        # Records are immutable tuples: shared, not copied.
-        other._history = self._history.copy() if history else deque(maxlen=UNDO_LIMIT)
+        other._history = self._history[:]
         return other
-
-    def undo_records(self) -> tuple[Record, ...]:
-        """What undo would take back, oldest first: small tuples of ints, to keep compactly elsewhere
-        (a cache of many idle games) and give back with ``with_undo_records``."""
-        return tuple(self._history)
-
-    def with_undo_records(self, records: Sequence[Record]) -> Game:
-        """This game, its undo history replaced by ``records`` (from ``undo_records`` of this position)."""
-        self._history = deque(records, maxlen=UNDO_LIMIT)
-        return self
 
     def apply(self, token: object) -> Action:
         """Parse ``token`` and push it; returns the action. MalformedAction or IllegalAction."""
@@ -432,7 +422,9 @@ class Game:
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         raise NotImplementedError
 
-    def _do_move(self, s: int, n: int, t: int) -> None:
+    def _do_move(self, s: int, n: int, t: int, record: Record) -> None:
+        """Move the top ``n`` cards of ``s`` onto ``t``; ``record``: the move's part of its undo
+        record (actions.move_record)."""
         raise NotImplementedError
 
     def _deal_refusal(self) -> IllegalAction | None:
@@ -452,6 +444,13 @@ class Game:
 
     def _do_back(self, suit: int, t: int) -> None:
         raise NotImplementedError
+
+    def _remember(self, record: Record) -> None:
+        """Keep an undo record: the last UNDO_LIMIT are kept."""
+        history = self._history
+        history.append(record)
+        if len(history) > UNDO_LIMIT:
+            del history[0]
 
     def _revert(self, record: Record) -> None:
         raise NotImplementedError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from .actions import Action, FromFoundation, ToFoundation, move_of
+from .actions import Action, FromFoundation, ToFoundation, move_of, recorded_move
 from .cards import KING, NAME_OF, RANK_OF, SUIT_OF, SUITS
 from .codes import GameCode
 from .errors import IllegalAction
@@ -18,9 +18,16 @@ ALL_CARDS: Final = 52
 # The card one rank higher of the same suit, or -1 above a king.
 _HIGHER_SAME: Final[tuple[int, ...]] = tuple(c + 1 if c % 13 != KING else -1 for c in range(52))
 
+# An undo record is one int (game.py): its kind in the two lowest bits, then its fields, lowest
+# first; the score before the action takes the high bits.
+#   a move:               0 | the move (actions.move_record: bits 2-16) | the source's card flipped << 17
+#                         | score before << 18
+#   a card home:          2 | source << 2 (4) | flipped << 6 | card << 7 (6) | score before << 13
+#   a card back from home: 3 | suit << 2 (2) | target << 4 (4) | score before << 8
 _MOVE: Final = 0
 _HOME: Final = 2
 _BACK: Final = 3
+_FLIPPED: Final = 1 << 17
 
 
 class RussianGame(Game):
@@ -90,7 +97,7 @@ class RussianGame(Game):
     def _too_big(n: int) -> IllegalAction | None:
         return IllegalAction("group_too_big", {"limit": MAX_GROUP, "count": n}) if n > MAX_GROUP else None
 
-    def _do_move(self, s: int, n: int, t: int) -> None:
+    def _do_move(self, s: int, n: int, t: int, record: int) -> None:
         col = self._cols[s]
         start = len(col) - n
         self._cols[t] += col[start:]
@@ -100,10 +107,10 @@ class RussianGame(Game):
         d = self._down[s]
         if d and d == len(col):
             self._down[s] = d - 1
-            flipped = 1
+            flipped = _FLIPPED
             self._score = before + FLIP_POINTS
         self._moves += 1
-        self._history.append((_MOVE, s, n, t, flipped, before))
+        self._remember(before << 18 | flipped | record)
 
     # ------------------------------------------------------------ foundations
 
@@ -139,7 +146,7 @@ class RussianGame(Game):
         if self._home >= ALL_CARDS:
             self._won = True
         self._moves += 1
-        self._history.append((_HOME, s, flipped, before, card))
+        self._remember(before << 13 | card << 7 | flipped << 6 | s << 2 | _HOME)
 
     def _back_refusal(self, suit: int, t: int) -> IllegalAction | None:
         if not 0 <= t < len(self._cols):
@@ -153,7 +160,7 @@ class RussianGame(Game):
         self._cols[t].append(self._found[suit].pop())
         self._home -= 1
         self._moves += 1
-        self._history.append((_BACK, suit, t, self._score))
+        self._remember(self._score << 8 | t << 4 | suit << 2 | _BACK)
 
     def _deal_refusal(self) -> IllegalAction | None:
         return IllegalAction("no_stock", {"game": self.layout.name})
@@ -162,34 +169,35 @@ class RussianGame(Game):
 
     def _revert(self, record: Record) -> None:
         # Undo restores cards, faces and score; the move counter never goes down.
-        kind = record[0]
+        kind = record & 3
         if kind == _MOVE:
-            _, s, n, t, flipped, before = record
-            if flipped:
+            s = record >> 2 & 15
+            if record & _FLIPPED:
                 self._down[s] += 1
-            target = self._cols[t]
-            start = len(target) - n
+            target = self._cols[record >> 13 & 15]
+            start = len(target) - (record >> 6 & 127)
             self._cols[s] += target[start:]
             del target[start:]
+            self._score = record >> 18
         elif kind == _HOME:
-            _, s, flipped, before, card = record
-            if flipped:
+            s = record >> 2 & 15
+            if record >> 6 & 1:
                 self._down[s] += 1
-            self._cols[s].append(self._found[SUIT_OF[card]].pop())
+            self._cols[s].append(self._found[SUIT_OF[record >> 7 & 63]].pop())
             self._home -= 1
+            self._score = record >> 13
         else:
-            _, suit, t, before = record
-            self._found[suit].append(self._cols[t].pop())
+            self._found[record >> 2 & 3].append(self._cols[record >> 4 & 15].pop())
             self._home += 1
-        self._score = before
+            self._score = record >> 8
 
     def _action_of(self, record: Record) -> Action:
-        kind = record[0]
+        kind = record & 3
         if kind == _MOVE:
-            return move_of(record[1] + 1, record[2], record[3] + 1)
+            return recorded_move(record)
         if kind == _HOME:
-            return ToFoundation(record[1] + 1)
-        return FromFoundation(SUITS[record[1]], record[2] + 1)
+            return ToFoundation((record >> 2 & 15) + 1)
+        return FromFoundation(SUITS[record >> 2 & 3], (record >> 4 & 15) + 1)
 
     # ------------------------------------------------------------ enumeration
 

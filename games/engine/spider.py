@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import DEAL_ROW, Action, move_of
+from .actions import DEAL_ROW, Action, move_of, recorded_move
 from .cards import NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
 from .errors import IllegalAction
@@ -13,11 +13,20 @@ from .game import Game, Record, column_range
 # The card one rank lower of the same suit, or -1 below an ace.
 _LOWER_SAME: Final[tuple[int, ...]] = tuple(c - 1 if c % 13 else -1 for c in range(52))
 
-_MOVE: Final = 0
+# An undo record is one int (game.py), its fields by bit, lowest first; the score before the
+# action (which may be negative) takes the high bits, so it comes back with an arithmetic shift.
+#   a move:  0 | the move (actions.move_record: bits 2-16) | the source's card flipped << 17
+#            | how the target ended << 18 (2 bits) | score before << 20
+#   a deal:  1 | cards dealt << 2 (4 bits) | columns whose sequence went home << 6 (10 bits, one a
+#            column) | those whose card beneath was flipped << 16 (10) | score before << 26
 _DEAL: Final = 1
-# How a move's target column ended: nothing removed, a sequence removed,
-# a sequence removed and the card beneath it flipped.
-_KEPT, _REMOVED, _REMOVED_FLIPPED = 0, 1, 2
+_FLIPPED: Final = 1 << 17
+# How a move's target column ended: nothing removed, a sequence removed, a sequence removed and
+# the card beneath it flipped.
+_KEPT: Final = 0
+_REMOVED: Final = 1 << 18
+_REMOVED_FLIPPED: Final = 2 << 18
+_ENDING: Final = 3 << 18
 
 
 class SpiderGame(Game):
@@ -85,7 +94,7 @@ class SpiderGame(Game):
                     prev = c
         return None
 
-    def _do_move(self, s: int, n: int, t: int) -> None:
+    def _do_move(self, s: int, n: int, t: int, record: int) -> None:
         cols = self._cols
         down = self._down
         col = cols[s]
@@ -97,7 +106,7 @@ class SpiderGame(Game):
         d = down[s]
         if d and d == len(col):
             down[s] = d - 1
-            flipped = 1
+            flipped = _FLIPPED
         before = self._score
         score = before - 1 if before > 0 or not self._floor else 0
         ending = _KEPT
@@ -117,7 +126,7 @@ class SpiderGame(Game):
                     self._won = True
         self._score = score
         self._moves += 1
-        self._history.append((_MOVE, s, n, t, flipped, ending, before))
+        self._remember(before << 20 | ending | flipped | record)
 
     # ------------------------------------------------------------------ deals
 
@@ -140,7 +149,8 @@ class SpiderGame(Game):
         self._stock_pos = pos + k
         before = self._score
         score = before - 1 if before > 0 or not self._floor else 0
-        record: list[int] = [_DEAL, k, before]
+        removed = 0
+        flips = 0
         for i in range(k):
             col = cols[i]
             top = col[-1]
@@ -150,17 +160,16 @@ class SpiderGame(Game):
                     del col[-13:]
                     self._removed.append(suit)
                     score += 100
-                    flipped = 0
+                    removed |= 1 << i
                     d = down[i]
                     if d and d == len(col):
                         down[i] = d - 1
-                        flipped = 1
-                    record += (i, flipped)
+                        flips |= 1 << i
         if len(self._removed) >= self._goal:
             self._won = True
         self._score = score
         self._moves += 1
-        self._history.append(tuple(record))
+        self._remember(before << 26 | flips << 16 | removed << 6 | k << 2 | _DEAL)
 
     # ------------------------------------------------------------ foundations
 
@@ -175,35 +184,40 @@ class SpiderGame(Game):
     def _revert(self, record: Record) -> None:
         cols = self._cols
         down = self._down
-        if record[0] == _MOVE:
-            _, s, n, t, flipped, ending, before = record
+        if not record & _DEAL:
+            s = record >> 2 & 15
+            n = record >> 6 & 127
+            t = record >> 13 & 15
             target = cols[t]
+            ending = record & _ENDING
             if ending:
                 if ending == _REMOVED_FLIPPED:
                     down[t] += 1
                 target += SEQUENCE_OF_SUIT[self._removed.pop()]
-            if flipped:
+            if record & _FLIPPED:
                 down[s] += 1
             start = len(target) - n
             cols[s] += target[start:]
             del target[start:]
+            self._score = record >> 20
         else:
-            k = record[1]
-            before = record[2]
-            for at in range(len(record) - 2, 2, -2):
-                i, flipped = record[at], record[at + 1]
-                if flipped:
-                    down[i] += 1
-                cols[i] += SEQUENCE_OF_SUIT[self._removed.pop()]
+            k = record >> 2 & 15
+            removed = record >> 6 & 1023
+            flips = record >> 16 & 1023
+            for i in range(k - 1, -1, -1):  # the sequences went home from the left: back from the right
+                if removed >> i & 1:
+                    if flips >> i & 1:
+                        down[i] += 1
+                    cols[i] += SEQUENCE_OF_SUIT[self._removed.pop()]
             for i in range(k):
                 cols[i].pop()
             self._stock_pos -= k
-        self._score = before
+            self._score = record >> 26
         self._moves -= 1
 
     def _action_of(self, record: Record) -> Action:
-        if record[0] == _MOVE:
-            return move_of(record[1] + 1, record[2], record[3] + 1)
+        if not record & _DEAL:
+            return recorded_move(record)
         return DEAL_ROW
 
     # ------------------------------------------------------------ enumeration

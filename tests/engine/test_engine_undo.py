@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from games.engine import Game, IllegalAction, Undo
+import tracemalloc
+
+from games.engine import DealRow, Game, IllegalAction, Undo, parse_action
+from games.engine.game import UNDO_LIMIT
 from tests.engine.engine_helpers import position
 
 RUN = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
@@ -45,6 +48,49 @@ def test_undo_of_a_deal_restores_the_stock() -> None:
     game.apply("D")
     game.apply("U")
     assert game.state() == before
+
+
+def test_undo_of_a_deal_that_sends_two_sequences_home_puts_both_back_and_turns_the_card_down() -> None:
+    runs = [f"5H | {RUN}", "3H", "4H", f"8D {RUN}", "9C", "TC", "JC", "QC", "KC", "2C"]
+    game = position("SP1-S1C-AAAAAAA", runs, stock="AS 2D 3D AS 4D 5D 6D 7D 8D 9D")
+    before = game.state()
+    game.apply("D")
+    dealt = game.state()
+    assert dealt["removed"] == ["S", "S"] and dealt["score"] == 500 - 1 + 200
+    assert dealt["columns"][0] == {"down": [], "up": ["5H"]}  # type: ignore[index]
+    assert dealt["columns"][3] == {"down": [], "up": ["8D"]}  # type: ignore[index]
+    assert game.peek() == DealRow()
+    game.apply("U")
+    assert game.state() == before
+
+
+def test_undo_gives_back_a_score_below_zero() -> None:
+    game = position("SD1-S1-AAAAAAA", ["9S", "", "TS"], stock="2D 3D 4D 5D 6D 7D 8D", score=-3)
+    game.apply("1:1>2")
+    game.apply("2:1>3")
+    assert game.score == -5
+    game.apply("U")
+    assert game.score == -4 and game.peek() == parse_action("1:1>2")
+    game.apply("U")
+    assert game.score == -3
+
+
+def test_a_full_undo_history_costs_a_few_bytes_an_action() -> None:
+    # Many idle games are cached in a worker: their history was once most of their memory.
+    def play(game: Game) -> None:
+        for i in range(UNDO_LIMIT):
+            game.apply("1:1>2" if i % 2 == 0 else "2:1>1")
+
+    play(position("SP1-S1C-AAAAAAA", ["9S", ""], score=700))  # the parsed moves are cached: not counted
+    game = position("SP1-S1C-AAAAAAA", ["9S", ""], score=700)
+    tracemalloc.start()
+    try:
+        play(game)
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert game.undo_available == UNDO_LIMIT
+    assert kept <= 16 * UNDO_LIMIT
 
 
 def test_no_redo_each_undo_takes_back_the_one_before() -> None:

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from games import live
-from games.engine import Undo
+from games.engine import Action, Undo
 from games.live import LiveSession
 from games.models import GameSession
 from games.services import start_session
@@ -48,44 +48,25 @@ def test_a_reader_gets_the_cached_game_only_for_the_log_length_it_reflects() -> 
     assert live.game_for(moved).moves == 0  # replayed from the stored log (empty here), not trusted
 
 
-def _cached_after_three_moves() -> tuple[GameSession, live.LiveGame, tuple[tuple[int, ...], ...]]:
-    """A new session whose cached game has played three moves: the session, the entry put back, its undo records."""
+def _cached_after_three_moves() -> tuple[GameSession, list[Action]]:
+    """A new session whose cached game has played three moves: the session and the moves, in order."""
     started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
     entry = live.take(started.id)
     assert entry is not None
+    played = []
     for _ in range(3):
-        entry.game.push(entry.game.legal_actions()[0])
-    records = entry.game.undo_records()
+        played.append(entry.game.legal_actions()[0])
+        entry.game.push(played[-1])
     live.put(entry.session, entry.game)
-    return started, entry, records
+    return started, played
 
 
 def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader() -> None:
-    started, entry, records = _cached_after_three_moves()
-    row = GameSession.objects.select_related("stored_code").get(id=started.id)
-    assert live.game_for(row).undo_records() == records  # the reader's copy can undo what was played
-    taken = live.take(started.id)
-    assert taken is not None and taken.game.undo_records() == records
-    taken.game.push(Undo())
-    assert taken.game.undo_records() == records[:-1] and taken.game.undo_available == 2
-
-
-@pytest.mark.parametrize("hot", [True, False])
-def test_an_entry_out_of_the_hot_few_keeps_its_history_pickled_and_gives_all_of_it_back(
-    hot: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(live, "HOT", 1)
-    started, entry, records = _cached_after_three_moves()
-    if not hot:
-        other, _ = start_session(player=make_player("other"), code="SP1-S1C-AAAAAAA")  # put after: the hot one
-        assert live._entries[other.id].history is None
-    kept = live._entries[started.id]
-    assert (kept.history is None) is hot  # a game played now is not pickled on each action
-    assert (kept.game.undo_records() == records) is hot and kept.game is not entry.game
+    started, played = _cached_after_three_moves()
     row = GameSession.objects.select_related("stored_code").get(id=started.id)
     read = live.game_for(row)
-    assert read.undo_records() == records and read is not kept.game  # a reader's own copy, all of it
+    assert [read.pop() for _ in played] == played[::-1]  # the reader's copy can undo what was played
     taken = live.take(started.id)
-    assert taken is not None and taken.game.undo_records() == records
+    assert taken is not None and taken.game.undo_available == 3  # the reader's undos were its own
     taken.game.push(Undo())
-    assert taken.game.undo_records() == records[:-1]
+    assert taken.game.undo_available == 2 and taken.game.peek() == played[1]

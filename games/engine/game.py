@@ -4,8 +4,9 @@ A position is kept as small ints for speed: each column is a list of cards
 from the bottom to the top whose first ``down[i]`` cards are face-down; the
 stock is the list of stock cards with the index of the next one; each undo
 record is what changed, never a copy of the board, packed by the game's rules
-into one 64-bit int of a compact array (8 bytes a record where a tuple of small
-ints took ~140: the history was most of a cached game's memory).
+into one int. A game being played or replayed keeps its records in a list, whose
+appends are cheap; a copy (what a cache keeps) holds them in an array of 64-bit
+ints: 8 bytes a record, where a tuple of small ints took ~140.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ _WON_RULE: Final = "game_won"
 _NOTHING_TO_UNDO_RULE: Final = "nothing_to_undo"
 
 Record = int  # an undo record, packed by the game's rules (spider.py, russian.py)
+# The foundations of every game that has none, shared (nothing changes them): four lists a game
+# were a tenth of a cached game's memory.
+_NO_FOUNDATIONS: Final[list[list[int]]] = [[], [], [], []]
 _SUIT_INDEX: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
 
 
@@ -69,7 +73,7 @@ class Game:
     _score: int
     _moves: int
     _won: bool
-    _history: array[int]  # the undo records, oldest first, at most UNDO_LIMIT
+    _history: list[int] | array[int]  # the undo records, oldest first, at most UNDO_LIMIT
 
     # ------------------------------------------------------------------ making
 
@@ -118,11 +122,11 @@ class Game:
         self._stock = stock
         self._stock_pos = 0
         self._removed = list(removed)
-        self._found = [list(f) for f in foundations]
+        self._found = [list(f) for f in foundations] if self.has_foundations else _NO_FOUNDATIONS
         self._home = sum(len(f) for f in self._found)
         self._score = self.initial_score() if score is None else score
         self._moves = moves
-        self._history = array("q")
+        self._history = []
         self._won = self._is_won()
 
     def _configure(self, code: GameCode) -> None:
@@ -196,8 +200,10 @@ class Game:
         other._cols = [list(c) for c in self._cols]
         other._down = list(self._down)
         other._removed = list(self._removed)
-        other._found = [list(f) for f in self._found]
-        other._history = self._history[:]
+        if self.has_foundations:
+            other._found = [list(f) for f in self._found]
+        history = self._history
+        other._history = history[:] if type(history) is array else array("q", history)  # compact, to keep
         return other
 
     def apply(self, token: object) -> Action:

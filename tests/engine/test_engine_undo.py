@@ -75,22 +75,26 @@ def test_undo_gives_back_a_score_below_zero() -> None:
     assert game.score == -3
 
 
-def test_a_full_undo_history_costs_a_few_bytes_an_action() -> None:
-    # Many idle games are cached in a worker: their history was once most of their memory.
-    def play(game: Game) -> None:
+def test_a_copy_keeps_its_full_undo_history_in_a_few_bytes_an_action() -> None:
+    # A worker's live cache keeps a copy of every game being played: the history was once most of it.
+    def play(game: Game) -> Game:
         for i in range(UNDO_LIMIT):
             game.apply("1:1>2" if i % 2 == 0 else "2:1>1")
+        return game
 
     play(position("SP1-S1C-AAAAAAA", ["9S", ""], score=700))  # the parsed moves are cached: not counted
-    game = position("SP1-S1C-AAAAAAA", ["9S", ""], score=700)
     tracemalloc.start()
     try:
-        play(game)
-        kept, _ = tracemalloc.get_traced_memory()
+        kept = play(position("SP1-S1C-AAAAAAA", ["9S", ""], score=700)).copy()  # the played game is let go
+        with_history, _ = tracemalloc.get_traced_memory()
+        fresh = position("SP1-S1C-AAAAAAA", ["9S", ""], score=700).copy()
+        without, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert game.undo_available == UNDO_LIMIT
-    assert kept <= 16 * UNDO_LIMIT
+    assert kept.undo_available == UNDO_LIMIT and fresh.undo_available == 0
+    history_bytes = with_history - (without - with_history)  # the played copy less a fresh one
+    assert history_bytes <= 12 * UNDO_LIMIT
+    assert [kept.pop() for _ in range(2)] == [parse_action("2:1>1"), parse_action("1:1>2")]
 
 
 def test_no_redo_each_undo_takes_back_the_one_before() -> None:

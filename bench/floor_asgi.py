@@ -21,7 +21,6 @@ from config.asgi import application as service  # sets Django up first
 
 # isort: split
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from operations.asgi import operated  # noqa: E402
@@ -29,6 +28,7 @@ from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
 from web.sockets.consumer import JsonConsumer, in_database_thread  # noqa: E402
 from web.sockets.origin import SameOriginValidator  # noqa: E402
 from web.sockets.resolved import Resolved  # noqa: E402
+from web.sockets.routes import Routes  # noqa: E402
 
 REPLY_BYTES = int(os.environ.get("FLOOR_REPLY_BYTES", "1200"))
 # A session-shaped document of REPLY_BYTES once encoded.
@@ -57,7 +57,7 @@ class HopConsumer(EchoConsumer):
 echo = operated(
     Resolved(
         lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
-        URLRouter([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())]),
+        Routes([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())]),
     )
 )
 _RAW_REPLY = "x" * REPLY_BYTES

@@ -17,7 +17,7 @@ from web.http import ASGIHandler  # noqa: E402
 django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (web/http.py)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
@@ -25,6 +25,7 @@ from operations.asgi import operated  # noqa: E402
 from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
 from web.sockets.origin import SameOriginValidator  # noqa: E402
 from web.sockets.resolved import Resolved  # noqa: E402
+from web.sockets.routes import Routes  # noqa: E402
 
 application = operated(  # health, metrics, request ids, access logs, the drain (operations/asgi.py)
     ProtocolTypeRouter(
@@ -32,7 +33,7 @@ application = operated(  # health, metrics, request ids, access logs, the drain 
             "http": django_asgi_app,
             "websocket": Resolved(  # the stack fills the scope in, then the socket holds one scope
                 lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
-                URLRouter(websocket_urlpatterns),
+                Routes(websocket_urlpatterns),  # the consumer awaited from the socket's own frame
             ),
         }
     )

@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from web import adapters
+from web.sockets.routes import Routes
 
 Call = tuple[dict[str, Any], Any, Any]
 _noted: ContextVar[list[Call]] = ContextVar("socket_call")
@@ -29,8 +30,9 @@ class _Note:
 
 
 class Resolved:
-    """`wrap(application)` is the middleware stack; `inner` serves the socket with what it resolved.
-    A socket the stack refused (it answered the handshake itself) never reaches `inner`."""
+    """`wrap(application)` is the middleware stack; `inner` serves the socket with what it resolved:
+    an application, or `Routes` (web/sockets/routes.py), whose consumer is then awaited from this
+    frame. A socket the stack refused (it answered the handshake itself) never reaches `inner`."""
 
     def __init__(self, wrap: Callable[[Any], Any], inner: Any) -> None:
         self.stack = wrap(_Note())
@@ -44,4 +46,8 @@ class Resolved:
         finally:
             _noted.reset(token)
         if noted:
-            await self.inner(*noted[0])
+            scope, receive, send = noted[0]
+            del noted
+            inner = self.inner
+            application = inner.resolve(scope) if isinstance(inner, Routes) else inner
+            await application(scope, receive, send)

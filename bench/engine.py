@@ -123,7 +123,10 @@ def main() -> None:
     parser.add_argument("--length", type=int, default=10_000, help="longest log")
     parser.add_argument("--naive-prefix", type=int, default=1_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--verify-runs", type=int, default=50, help="times each 500-action game is verified")
     args = parser.parse_args()
+    if not 1 <= args.verify_runs <= 10_000:
+        parser.error("--verify-runs is 1 to 10,000")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
@@ -223,7 +226,7 @@ def main() -> None:
         code, tokens = max(logs[variant], key=lambda case: len(case[1]))
         prefix = tokens[:500]
         runs = []
-        for _ in range(50):
+        for _ in range(args.verify_runs):
             t0 = time.perf_counter()
             replay(code, prefix)
             runs.append(time.perf_counter() - t0)

@@ -88,9 +88,16 @@ def move_record(source: int, count: int, target: int) -> int:
     return (source - 1) << 2 | count << 6 | (target - 1) << 13
 
 
+def recorded_columns(record: int) -> tuple[int, int, int]:
+    """The 0-based source column, the count and the 0-based target column an undo record of a move
+    holds (move_record)."""
+    return record >> 2 & 15, record >> 6 & 127, record >> 13 & 15
+
+
 def recorded_move(record: int) -> Move:
     """The move an undo record (of a move) holds."""
-    return move_of((record >> 2 & 15) + 1, record >> 6 & 127, (record >> 13 & 15) + 1)
+    s, n, t = recorded_columns(record)
+    return move_of(s + 1, n, t + 1)
 
 
 # Each move made once: a frozen dataclass's __init__ was the dearest part of listing the legal

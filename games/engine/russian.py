@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from .actions import Action, FromFoundation, ToFoundation, move_of, recorded_move
+from .actions import Action, FromFoundation, ToFoundation, move_of, recorded_columns, recorded_move
 from .cards import KING, NAME_OF, RANK_OF, SUIT_OF, SUITS
 from .codes import GameCode
 from .errors import IllegalAction
@@ -171,11 +171,11 @@ class RussianGame(Game):
         # Undo restores cards, faces and score; the move counter never goes down.
         kind = record & 3
         if kind == _MOVE:
-            s = record >> 2 & 15
+            s, n, t = recorded_columns(record)
             if record & _FLIPPED:
                 self._down[s] += 1
-            target = self._cols[record >> 13 & 15]
-            start = len(target) - (record >> 6 & 127)
+            target = self._cols[t]
+            start = len(target) - n
             self._cols[s] += target[start:]
             del target[start:]
             self._score = record >> 18

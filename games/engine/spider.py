@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import DEAL_ROW, Action, move_of, recorded_move
+from .actions import DEAL_ROW, Action, move_of, recorded_columns, recorded_move
 from .cards import NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
 from .errors import IllegalAction
@@ -185,9 +185,7 @@ class SpiderGame(Game):
         cols = self._cols
         down = self._down
         if not record & _DEAL:
-            s = record >> 2 & 15
-            n = record >> 6 & 127
-            t = record >> 13 & 15
+            s, n, t = recorded_columns(record)
             target = cols[t]
             ending = record & _ENDING
             if ending:

@@ -47,7 +47,7 @@ class Resolved:
             _noted.reset(token)
         if noted:
             scope, receive, send = noted[0]
-            del noted
+            del noted  # the socket is served from this frame: keep the call, not its list as well
             inner = self.inner
             application = inner.resolve(scope) if isinstance(inner, Routes) else inner
             await application(scope, receive, send)

@@ -9,6 +9,12 @@ request, and a channel handling a request pauses nothing when the transport's bu
 daphne has handed the connection over, the channel is unregistered and the request is told its
 connection is gone, as Twisted tells a request whose connection dropped: nothing holds either. A
 socket's backlog is still the transport's buffer (web.sockets.frames), as before.
+
+Two things Twisted does for every request are skipped, since nobody reads them: the parse of a form
+body into `request.args` (the application reads the body itself; Twisted checked every POST's
+Content-Type with the email package, and answered a malformed multipart body 400 in its own words
+before the application could), and its own log line, which daphne sends nowhere unless asked for
+`-v 2` (daphne writes its access log, the operations layer its JSON line).
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from web import adapters
 
 
 class Request(CappedRequest):
+    def __init__(self, channel: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(channel, *args, parsePOSTFormSubmission=False, **kwargs)
+
     def process(self) -> Any:
         processing = super().process()
         if self.transport is None and self.channel is not None:  # daphne took the transport: a WebSocket now
@@ -38,3 +47,7 @@ class HTTPFactory(DaphneHTTPFactory):
         protocol = super().buildProtocol(addr)
         protocol.requestFactory = Request
         return protocol
+
+    def log(self, request: Any) -> None:
+        if self.server.verbosity > 1:  # Twisted's log goes to Python's logging only then (daphne.server)
+            super().log(request)

@@ -5,7 +5,8 @@ A WebSocket at any path: `facts` answers what the worker keeps for this socket (
 producer, the HTTP objects of its connection still alive, the protocol's attributes, the scope's
 headers); `fill` writes
 frames straight to the socket (web.sockets.frames) until the socket is behind; anything else is
-echoed. `GET /state` answers what the sockets heard and whether the filled one is behind.
+echoed. `GET /state` answers what the sockets heard, whether the filled one is behind and the lines
+Twisted's own HTTP log was given; `POST /body` answers the content type and body it was handed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
 import orjson  # noqa: E402
+from twisted.logger import globalLogPublisher  # noqa: E402
 from twisted.web.http import HTTPChannel, Request  # noqa: E402
 
 from operations.shared_headers import shared  # noqa: E402
@@ -28,7 +30,15 @@ from web.sockets.frames import Frame, Outlet  # noqa: E402
 
 FILL_FRAME = Frame({"fill": "x" * 16_000})
 FILL_LIMIT = 4_000  # frames: 64 MB, far more than any kernel buffer takes before the socket is behind
-state: dict[str, Any] = {"heard": [], "outlet": None}
+state: dict[str, Any] = {"heard": [], "outlet": None, "twisted_http_lines": 0}
+
+
+def _twisted_event(event: dict[str, Any]) -> None:
+    if '" 200 ' in str(event.get("log_io", "")):  # a request's line in the combined log format
+        state["twisted_http_lines"] += 1
+
+
+globalLogPublisher.addObserver(_twisted_event)
 
 
 def facts(protocol: Any, scope: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +94,12 @@ async def _state(send: Any) -> None:
         "backlog": outlet.backlog() if outlet is not None else 0,
         "behind": outlet is not None and outlet.behind(),
         "caught_up": outlet is not None and outlet.caught_up(),
+        "twisted_http_lines": state["twisted_http_lines"],
     }
+    await _json(send, document)
+
+
+async def _json(send: Any, document: Any) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": orjson.dumps(document)})
 
@@ -93,6 +108,14 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "websocket":
         await _socket(scope, receive, send)
     elif scope["type"] == "http":
-        while (await receive()).get("more_body"):
-            pass
-        await _state(send)
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        if scope["method"] == "POST" and scope["path"] == "/body":
+            content_type = dict(scope["headers"]).get(b"content-type", b"").decode("latin-1")
+            await _json(send, {"content_type": content_type, "body": body.decode("latin-1")})
+        else:
+            await _state(send)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -70,7 +70,7 @@ def stored_code_row(code: GameCode, stored_code_id: int) -> StoredCode:
     """The StoredCode of `code` stored as `stored_code_id`; created_at is left deferred (an existing row keeps
     its own, read only if asked for)."""
     values = [stored_code_id, str(code), code.game, code.variant]
-    return StoredCode.from_db(connection.alias, ["id", "code", "game", "variant"], values)
+    return StoredCode.from_db(DEFAULT_DB_ALIAS, ["id", "code", "game", "variant"], values)
 
 
 def stored_code_for(code: GameCode) -> StoredCode:

@@ -63,7 +63,7 @@ def watched(group: str) -> bool:
     so one who joins after this answered reads a board that already has the change. Any doubt
     (another layer, sharded or unusual hosts, Redis failing) answers True: the push is tried as before.
     """
-    asked = _watch_key(group)
+    asked = watch_key(group)
     if isinstance(asked, bool):
         return asked
     address, key = asked
@@ -75,7 +75,7 @@ def watched(group: str) -> bool:
 
 async def watched_on_loop(group: str) -> bool:
     """`watched` with the running event loop's own Redis client."""
-    asked = _watch_key(group)
+    asked = watch_key(group)
     if isinstance(asked, bool):
         return asked
     address, key = asked
@@ -85,8 +85,8 @@ async def watched_on_loop(group: str) -> bool:
         return True
 
 
-def _watch_key(group: str) -> bool | tuple[str, bytes]:
-    """The Redis key whose existence says whether `group` has members, or the answer itself."""
+def watch_key(group: str) -> bool | tuple[str, bytes]:
+    """The Redis address and key whose existence says whether `group` has members, or the answer itself."""
     layer = get_channel_layer()
     if layer is None:
         return False

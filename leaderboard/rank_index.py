@@ -118,13 +118,17 @@ def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Place
     return _placed(reply, version)
 
 
-async def put_on_loop(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Placed:
-    """`put` with the running event loop's own client (web/loop_http.py)."""
+async def put_on_loop(
+    board: str, player_id: int, sort_key: str, *, version: int = 0, exists: bytes | None = None
+) -> tuple[Placed, bool | None]:
+    """`put` with the running event loop's own client (web/loop_http.py), and whether the key
+    `exists` on the same Redis, asked in the same round trip (None when no key is given)."""
+    put = ("EVAL", _PUT, 3, *keys(board), str(player_id), sort_key, str(version))
     try:
-        reply = await client_on_loop().execute("EVAL", _PUT, 3, *keys(board), str(player_id), sort_key, str(version))
+        replies = await client_on_loop().pipeline([put] if exists is None else [put, ("EXISTS", exists)])
     except (redis.RedisError, OSError) as error:
         raise _missed(board, version, error) from error
-    return _placed(reply, version)
+    return _placed(replies[0], version), None if exists is None else bool(replies[1])
 
 
 def _placed(reply: list[Any], version: int) -> Placed:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.conf import settings
+
 from games import groups, verified
 from games.boards import Board, parse_board
 from games.models import Result
@@ -117,10 +119,11 @@ class BoardChanged:
                 return  # nobody to tell: no need to count the rank either
             entry = yield _EntryOf(board, change.player_id)  # SQL: no index, no Redis layer
         else:
-            placed: rank_index.Placed | None = yield _Put(change)
+            placed: rank_index.Placed | None
+            placed, watched = yield _Put(change, group)
             if placed is None:
                 return  # no push either (the layer is the same Redis); watchers resync when it is back
-            if not (yield _Watched(group)):
+            if not watched:
                 return  # indexed; nobody to tell (most code boards)
             # Out of step (a change missed or still on its way): the reader's path catches the index up.
             entry = (
@@ -134,9 +137,12 @@ class BoardChanged:
 
 @dataclass(frozen=True, slots=True)
 class _Put:
-    """The change put in the rank index: where it placed the player (None: the index is unavailable)."""
+    """The change put in the rank index, and whether `group` is watched: (where it placed the player,
+    or None when the index is unavailable; bool). On the loop, both in one round trip where the
+    channel layer's Redis is the index's."""
 
     change: standings.Change
+    group: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,11 +167,12 @@ _Ask = _Put | _Watched | _EntryOf | _Send
 
 def _answer(ask: _Ask) -> Any:
     match ask:
-        case _Put(change):
+        case _Put(change, group):
             try:
-                return rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
+                placed = rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
             except rank_index.RankIndexUnavailable:
-                return None
+                return None, False
+            return placed, groups.watched(group)
         case _Watched(group):
             return groups.watched(group)
         case _EntryOf(board, player_id):
@@ -178,13 +185,8 @@ def _answer(ask: _Ask) -> Any:
 
 async def _answer_on_loop(ask: _Ask) -> Any:
     match ask:
-        case _Put(change):
-            try:
-                return await rank_index.put_on_loop(
-                    change.board, change.player_id, change.sort_key, version=change.version
-                )
-            except rank_index.RankIndexUnavailable:
-                return None
+        case _Put(change, group):
+            return await _put_on_loop(change, group)
         case _Watched(group):
             return await groups.watched_on_loop(group)
         case _EntryOf(board, player_id):
@@ -193,3 +195,16 @@ async def _answer_on_loop(ask: _Ask) -> Any:
             await groups.send_on_loop(group, message)
             return None
     raise TypeError(ask)
+
+
+async def _put_on_loop(change: standings.Change, group: str) -> tuple[rank_index.Placed | None, bool]:
+    watch = groups.watch_key(group)
+    # The layer's key on the index's own Redis is asked with the put: one round trip, not two.
+    key = watch[1] if isinstance(watch, tuple) and watch[0] == settings.REDIS_URL else None
+    try:
+        placed, exists = await rank_index.put_on_loop(
+            change.board, change.player_id, change.sort_key, version=change.version, exists=key
+        )
+    except rank_index.RankIndexUnavailable:
+        return None, False
+    return placed, exists if exists is not None else await groups.watched_on_loop(group)

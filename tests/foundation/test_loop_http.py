@@ -449,6 +449,30 @@ async def test_a_submission_on_the_loop_is_indexed_and_pushed_to_the_boards_watc
     await watcher.disconnect()
 
 
+async def test_an_unwatched_submission_on_the_loop_takes_one_redis_trip_per_board_after_its_limits(
+    served: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from web.redis_clients import LoopRedis
+
+    _, by_token = await _token_player("counted")
+    trips: list[list[str]] = []
+    real = LoopRedis.pipeline
+
+    async def counted(self: LoopRedis, commands: Any) -> list[Any]:
+        trips.append([str(command[0]) for command in commands])
+        return await real(self, commands)
+
+    monkeypatch.setattr(LoopRedis, "pipeline", counted)
+    served.clear()
+    body = orjson.dumps({"code": CODE, "moves": vector_log(CODE)[:40]})
+    answered = await request("POST", "/api/submissions", body=body, headers=by_token)
+    assert answered["status"] == 201 and served == [True]
+    # The limits; then for the board and its clean twin, the index put with the watchers' check.
+    assert trips == [["EVAL"], ["EVAL", "EXISTS"], ["EVAL", "EXISTS"]]
+    for board in (f"code:{CODE}", f"code:{CODE}:clean"):
+        assert await database_sync_to_async(rank_index.RedisRanks(board).total)() == 1
+
+
 async def test_limits_counted_together_stop_at_the_first_past_its_limit() -> None:
     from web import ratelimit
 

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import hiredis
@@ -54,7 +55,11 @@ class LoopRedis:
     board read's worker CPU than the read itself, in packing, a timeout per reply and its retry
     wrapper (bench/README.md). A reply that is an error raises redis.ResponseError; a connection
     that fails or hangs past the timeout raises redis.ConnectionError or redis.TimeoutError, and the
-    next exchange connects again."""
+    next exchange connects again.
+
+    Callers that ask while an exchange is under way go together in the next one: one write and one
+    read for all of them, where each took a round trip of its own (Redis's CPU is mostly its system
+    calls, a round trip's, not a command's). Each still gets only its own replies and errors."""
 
     def __init__(self, url: str, *, decode: bool) -> None:
         self._options = parse_url(url)
@@ -62,6 +67,7 @@ class LoopRedis:
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self._reader = hiredis.Reader()
         self._turn = asyncio.Lock()
+        self._queued: list[_Asked] = []
 
     async def execute(self, *command: str | int | float | bytes) -> Any:
         """The reply to one command."""
@@ -70,22 +76,47 @@ class LoopRedis:
 
     async def pipeline(self, commands: Sequence[Sequence[str | int | float | bytes]]) -> list[Any]:
         """The replies to `commands`, in order, sent in one round trip."""
+        asked = _Asked(b"".join(_packed(command) for command in commands), len(commands))
+        self._queued.append(asked)
         async with self._turn:
-            try:
-                async with asyncio.timeout(_TIMEOUT):
-                    reader, writer = await self._connected()
-                    writer.write(b"".join(_packed(command) for command in commands))
-                    replies = await self._read(reader, len(commands))
-            except TimeoutError:
-                self._drop()
-                raise redis.TimeoutError("Redis did not answer in time") from None
-            except OSError as error:
-                self._drop()
-                raise redis.ConnectionError(str(error)) from error
-        for reply in replies:
+            if asked.replies is None and asked.error is None:  # not sent with another caller's: send the queue
+                batch, self._queued = self._queued, []
+                await self._exchange(batch)
+        if asked.error is not None:
+            raise asked.error
+        assert asked.replies is not None
+        for reply in asked.replies:
             if isinstance(reply, hiredis.ReplyError):
                 raise redis.ResponseError(str(reply))
-        return replies
+        return asked.replies
+
+    async def _exchange(self, batch: list[_Asked]) -> None:
+        """Send every caller's commands in one write and hand each its replies, or the error."""
+        error: redis.RedisError
+        try:
+            async with asyncio.timeout(_TIMEOUT):
+                reader, writer = await self._connected()
+                writer.write(b"".join(asked.packed for asked in batch))
+                replies = await self._read(reader, sum(asked.count for asked in batch))
+        except TimeoutError:
+            error = redis.TimeoutError("Redis did not answer in time")
+        except OSError as failed:
+            error = redis.ConnectionError(str(failed))
+        except redis.RedisError as failed:  # refused on connecting (its AUTH or SELECT)
+            error = failed
+        except BaseException:  # cancelled: the replies are unread, so the connection is of no more use
+            self._drop()
+            for asked in batch:
+                asked.error = redis.ConnectionError("the exchange with Redis was cancelled")
+            raise
+        else:
+            at = 0
+            for asked in batch:
+                asked.replies, at = replies[at : at + asked.count], at + asked.count
+            return
+        self._drop()
+        for asked in batch:
+            asked.error = type(error)(str(error))  # each caller raises an exception of its own
 
     async def _connected(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         if self._streams is None:
@@ -132,6 +163,16 @@ class LoopRedis:
             streams[1].close()
             with contextlib.suppress(Exception):
                 await streams[1].wait_closed()
+
+
+@dataclass(slots=True)
+class _Asked:
+    """One caller's commands, packed, and what came of them."""
+
+    packed: bytes
+    count: int
+    replies: list[Any] | None = None
+    error: redis.RedisError | None = None
 
 
 class _LoopClients:

@@ -1,7 +1,11 @@
 """The event loop's own Redis client (web/redis_clients.LoopRedis): replies as redis-py's, errors as
-redis-py's exceptions, its database selected, and a connection that went away replaced."""
+redis-py's exceptions, its database selected, and a connection that went away replaced; callers
+asking while an exchange is under way share the next one, each with its own replies and errors."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any
 
 import pytest
 import redis
@@ -38,3 +42,42 @@ async def test_a_connection_that_went_away_fails_its_call_and_the_next_connects_
 async def test_no_server_is_a_connection_error() -> None:
     with pytest.raises(redis.ConnectionError):
         await LoopRedis(f"redis://127.0.0.1:{free_port()}/0", decode=True).execute("PING")
+
+
+async def test_callers_asking_during_an_exchange_share_the_next_each_with_its_own_replies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    client = LoopRedis(settings.REDIS_URL, decode=True)
+    sizes: list[int] = []
+    real = LoopRedis._exchange
+
+    async def counted(self: LoopRedis, batch: list[Any]) -> None:
+        sizes.append(len(batch))
+        await real(self, batch)
+
+    monkeypatch.setattr(LoopRedis, "_exchange", counted)
+    await client.execute("DEL", "loop-redis:shared", "loop-redis:text")
+    await client.execute("SET", "loop-redis:text", "words")
+    sizes.clear()
+    asks: list[Any] = [client.execute("INCR", "loop-redis:shared") for _ in range(20)]
+    asks.insert(7, client.pipeline([("INCR", "loop-redis:text"), ("GET", "loop-redis:text")]))  # an error of its own
+    answers = await asyncio.gather(*asks, return_exceptions=True)
+    assert isinstance(answers.pop(7), redis.ResponseError)
+    assert answers == list(range(1, 21))  # in the order asked, none lost to the error beside it
+    assert sizes == [1, 20]  # the first alone (nothing was waiting yet), then the rest together
+    assert await client.execute("DEL", "loop-redis:shared", "loop-redis:text") == 2
+    await client.close()
+
+
+async def test_every_caller_of_a_failed_exchange_gets_the_error_and_the_next_connects_again() -> None:
+    client = LoopRedis(settings.REDIS_URL, decode=True)
+    own_id = await client.execute("CLIENT", "ID")
+    async with client._turn:  # an exchange under way: the three queue up behind it
+        pings = asyncio.gather(*(client.execute("PING") for _ in range(3)), return_exceptions=True)
+        await asyncio.sleep(0)
+        redis.Redis.from_url(settings.REDIS_URL).execute_command("CLIENT", "KILL", "ID", own_id)
+    answers = await pings
+    assert all(isinstance(answer, redis.ConnectionError) for answer in answers), answers
+    assert len({id(answer) for answer in answers}) == 3  # each raises an exception of its own
+    assert await asyncio.gather(*(client.execute("PING") for _ in range(3))) == ["PONG"] * 3
+    await client.close()

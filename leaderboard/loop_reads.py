@@ -9,6 +9,7 @@ but the kept top page (best effort), so a request handed over midway is simply r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -39,6 +40,13 @@ async def _answer(ask: selectors.Ask) -> Any:
     match ask:
         case selectors.Mine(board, player_id):
             return selectors.mine_of(await reads.get().fetchone(selectors.MINE, [board, board, player_id]))
+        case selectors.Together(mine, index):
+            # Both trips at once; an error of either (the database's first) is raised once both ended.
+            answers = await asyncio.gather(_answer(mine), _answer(index), return_exceptions=True)
+            for answer in answers:
+                if isinstance(answer, BaseException):
+                    raise answer
+            return tuple(answers)
         case selectors.IndexPage(_, read):
             try:
                 return await asks.run_on_loop(read, rank_index.pipelined_on_loop)

@@ -208,8 +208,9 @@ class Page:
     total: int
     keys: list[str]  # sort keys, best first
     first: int  # 0-based rank of keys[0]
-    my_rank: int | None  # 0-based rank of `mine`
+    my_rank: int | None  # 0-based rank of `mine`, or of `my_key` when read by player
     cached: str | None = None  # what was stored under `cached_page` (leaderboard.selectors keeps the top page there)
+    my_key: str | None = None  # read by player: the index's member for that player (None: none)
 
 
 def page_key(board: str, limit: int) -> str:
@@ -223,6 +224,15 @@ Command = tuple[str | int, ...]
 PageRead = Generator[list[Command], list[Any], Page]
 
 
+# The index's member for a player (its hash) and that member's rank: a rank read without first
+# asking PostgreSQL for the player's key (leaderboard.selectors compares the two afterwards).
+_MEMBER_AND_RANK = """
+local member = redis.call('HGET', KEYS[2], ARGV[1])
+if not member then return {false, false} end
+return {member, redis.call('ZRANK', KEYS[1], member)}
+"""
+
+
 def page_read(
     board: str,
     *,
@@ -231,12 +241,18 @@ def page_read(
     mine: str | None,
     around_me: bool = False,
     cached_page: str | None = None,
+    player: int | None = None,
 ) -> PageRead:
     """`count` keys after the cursor `after` (or centred on `mine` when `around_me`), the total,
-    the rank of `mine` and the version, read together; with `cached_page`, also that key's value."""
-    zkey, _, vkey = keys(board)
+    the rank of `mine` and the version, read together; with `cached_page`, also that key's value.
+    Given `player` instead of `mine` (not around it), the rank is of the index's own member for that
+    player, which the page names (`my_key`)."""
+    zkey, hkey, vkey = keys(board)
     commands: list[Command] = [("GET", vkey), ("ZCARD", zkey)]
-    if mine is not None:
+    by_player = player is not None and mine is None and not around_me
+    if by_player:
+        commands.append(("EVAL", _MEMBER_AND_RANK, 2, zkey, hkey, str(player)))
+    elif mine is not None:
         commands.append(("ZRANK", zkey, mine))
     if cached_page is not None:
         commands.append(("GET", cached_page))
@@ -247,7 +263,12 @@ def page_read(
             commands.append(("ZLEXCOUNT", zkey, "-", f"[{after}"))
     replies = iter((yield commands))
     version, total = next(replies), next(replies)
-    my_rank = None if mine is None or (rank := next(replies)) is None else int(rank)
+    my_key = None
+    if by_player:
+        my_key, rank = next(replies)
+        my_rank = None if rank is None else int(rank)
+    else:
+        my_rank = None if mine is None or (rank := next(replies)) is None else int(rank)
     cached = next(replies) if cached_page is not None else None
     if paged:
         page_keys = list(next(replies))
@@ -264,6 +285,7 @@ def page_read(
         first=first,
         my_rank=my_rank,
         cached=cached or None,
+        my_key=my_key,
     )
 
 

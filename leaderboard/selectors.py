@@ -2,9 +2,11 @@
 
 Ranks and pages come from the Redis index when there is one; without Redis,
 or when it fails in the middle of a request, the same answers come from SQL.
-A read is one query (the board's version and my entry), one Redis round trip
-(version, total, page, my rank, the top page kept for the board) and, unless
-that kept page is of this version, one query for the page's rows. An index
+A read is one query (the board's version and my entry) and, asked at the same
+time, one Redis round trip (version, total, page, the rank of the index's member
+for me, the top page kept for the board), and, unless that kept page is of this
+version, one query for the page's rows. Where the index's member for me is not
+the key PostgreSQL holds, or around my entry, the index is read after the query. An index
 behind PostgreSQL's version is brought up to date first, whichever process
 missed the change.
 
@@ -132,7 +134,16 @@ class KeepPage:
     text: str
 
 
-Ask = Mine | IndexPage | CatchUp | SqlPage | SqlRank | Rows | KeepPage
+@dataclass(frozen=True, slots=True)
+class Together:
+    """`mine` and `index`, which need nothing of each other: both answers, as a pair. On the event
+    loop they are asked at once, so the read waits for the slower of the two trips, not both."""
+
+    mine: Mine
+    index: IndexPage
+
+
+Ask = Mine | IndexPage | Together | CatchUp | SqlPage | SqlRank | Rows | KeepPage
 Read = Generator[Ask, Any, T]
 
 
@@ -158,12 +169,33 @@ def board_read(
 ) -> Read[dict[str, Any]]:
     """`leaderboard`'s document, asking storage for what it needs (web.asks)."""
     after = decode_cursor(cursor) if cursor is not None else None
-    version, mine = yield Mine(board.id, player_id)
-    mine_key = mine.sort_key if mine is not None else None
     top = rank_index.page_key(board.id, limit) if after is None and not around_me else None
-    page = yield from _indexed_page(
-        board.id, version, after=after, count=limit + 1, mine=mine_key, around_me=around_me, cached_page=top
-    )
+    page: rank_index.Page | None
+    if around_me:  # the page is centred on my key: PostgreSQL's answer comes first
+        version, mine = yield Mine(board.id, player_id)
+        page = yield from _indexed_page(
+            board.id, version, after=after, count=limit + 1, mine=_key_of(mine), around_me=True
+        )
+    else:
+        # The index is read beside PostgreSQL, finding my member itself: its rank is mine if that
+        # member is the key PostgreSQL holds (else the index is read again, as around me).
+        by_player = rank_index.page_read(
+            board.id, after=after, count=limit + 1, mine=None, cached_page=top, player=player_id
+        )
+        (version, mine), indexed = yield Together(Mine(board.id, player_id), IndexPage(board.id, by_player))
+        if indexed is not None:  # None: the index is unavailable, SQL answers
+            page = yield from _indexed_page(
+                board.id,
+                version,
+                after=after,
+                count=limit + 1,
+                mine=_key_of(mine),
+                cached_page=top,
+                read_first=indexed if indexed.my_key == _key_of(mine) else None,
+            )
+        else:
+            page = None
+    mine_key = _key_of(mine)
     if page is None:
         page = yield SqlPage(board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
     kept = _kept_top(top, page.cached, version) if top is not None else None
@@ -192,6 +224,10 @@ def board_read(
 # decoded once per version, not once per read.
 _decoded: dict[str, tuple[str, int, list[dict[str, Any]], str | None]] = {}
 _DECODED_MAX = 256
+
+
+def _key_of(mine: Row | None) -> str | None:
+    return mine.sort_key if mine is not None else None
 
 
 def _kept_top(key: str, cached: str | None, version: int) -> tuple[list[dict[str, Any]], str | None] | None:
@@ -242,15 +278,17 @@ def _indexed_page(
     mine: str | None,
     around_me: bool = False,
     cached_page: str | None = None,
+    read_first: rank_index.Page | None = None,
 ) -> Read[rank_index.Page | None]:
-    """The index's page, brought up to `version` first if it is behind; None: ask SQL."""
+    """The index's page (`read_first`, if it was read already), brought up to `version` first if it
+    is behind; None: ask SQL."""
 
     def read() -> rank_index.PageRead:
         return rank_index.page_read(
             board, after=after, count=count, mine=mine, around_me=around_me, cached_page=cached_page
         )
 
-    page: rank_index.Page | None = yield IndexPage(board, read())
+    page: rank_index.Page | None = read_first if read_first is not None else (yield IndexPage(board, read()))
     if page is None:
         return None
     if page.total == 0 and version > 0:
@@ -271,6 +309,8 @@ def _answer(ask: Ask) -> Any:
     match ask:
         case Mine(board, player_id):
             return _version_and_mine(board, player_id)
+        case Together(mine, index):
+            return _answer(mine), _answer(index)
         case IndexPage(board, read):
             if not rank_index.enabled():
                 return None

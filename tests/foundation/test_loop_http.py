@@ -125,6 +125,54 @@ async def test_board_reads_on_the_loop_answer_as_django_does(served: list[bool])
     assert loop == django and loop["status"] == 200
 
 
+async def test_a_board_read_on_the_loop_asks_postgresql_and_redis_at_once(
+    served: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from web.database.loop_connection import LoopConnection
+    from web.redis_clients import LoopRedis
+
+    viewer = await _a_played_board()
+    by_token = {"Authorization": f"Token {await _token_for(viewer)}"}
+    await request("GET", BOARD, headers=by_token)  # the token cache knows it now
+    events: list[str] = []
+
+    def traced(kind: str, real: Any) -> Any:
+        async def call(self: Any, *args: Any) -> Any:
+            events.append(f"{kind} asked")
+            try:
+                return await real(self, *args)
+            finally:
+                events.append(f"{kind} answered")
+
+        return call
+
+    monkeypatch.setattr(LoopConnection, "fetchone", traced("postgresql", LoopConnection.fetchone))
+    monkeypatch.setattr(LoopRedis, "pipeline", traced("redis", LoopRedis.pipeline))
+    served.clear()
+    answer = await request("GET", BOARD, headers=by_token)
+    assert served == [True] and answer["status"] == 200 and b'"me":{"rank":2' in answer["body"]
+    assert events[:2] == ["postgresql asked", "redis asked"]  # the second asked before the first answered
+
+
+async def test_my_rank_is_of_postgresql_s_key_when_the_index_names_another_member_for_me(served: list[bool]) -> None:
+    import redis as redis_client
+
+    viewer = await _a_played_board()
+    by_token = {"Authorization": f"Token {await _token_for(viewer)}"}
+    before, _ = await both("GET", BOARD, headers=by_token)
+    assert b'"me":{"rank":2' in before["body"]
+    # The index names a better member for me than PostgreSQL's key (a newer result of mine on its way,
+    # as it can be between the two reads): the rank shown is still that of the entry PostgreSQL holds.
+    zset, by_player, _ = rank_index.keys(f"code:{RUSSIAN_WIN}")
+    index = redis_client.Redis.from_url(settings.REDIS_URL)
+    index.zadd(zset, {"0": 0})
+    index.hset(by_player, str(viewer.pk), "0")
+    served.clear()
+    loop, django = await both("GET", f"{BOARD}?limit=5", headers=by_token)
+    assert served[0] is True and loop == django
+    assert b'"me":{"rank":3' in loop["body"]  # my entry, now behind the member put ahead of it
+
+
 async def test_what_the_loop_cannot_answer_exactly_goes_to_django(served: list[bool]) -> None:
     viewer = await _a_played_board()
     token = await _token_for(viewer)

@@ -58,8 +58,32 @@ class GracefulServer(Server):
         super().run()
 
     def create_application(self, protocol: Any, scope: dict[str, Any]) -> Inbox | None:
-        """daphne's own (4.2), but the connection's input queue is an Inbox: daphne only puts into it
-        and the application only awaits it (tests/operations/test_server.py pins daphne's)."""
+        queue = self._application_as_daphne_makes_it(protocol, scope)
+        instance = self.connections.get(protocol, {}).get("application_instance")
+        if instance is not None:
+            instance.add_done_callback(partial(self._reap, protocol))
+        return queue
+
+    def _reap(self, protocol: Any, instance: asyncio.Future[Any]) -> None:
+        """Forget a connection whose application ended after its protocol did, at once: daphne's
+        own check does it up to a second later, and meanwhile every HTTP request served (its request,
+        task, coroutine and queue) stayed alive, so the garbage collector scanned each one over and
+        over: pauses of up to a millisecond for whichever request was being served then
+        (bench/README.md). An application that failed is left to daphne's check, which logs it."""
+        details = self.connections.get(protocol)
+        if details is None or details.get("application_instance") is not instance or "disconnected" not in details:
+            return
+        if instance.cancelled() or instance.exception() is None:
+            del self.connections[protocol]
+
+    def protocol_disconnected(self, protocol: Any) -> None:
+        if protocol in self.connections:  # a late word from a connection already forgotten (_reap)
+            super().protocol_disconnected(protocol)
+
+    def _application_as_daphne_makes_it(self, protocol: Any, scope: dict[str, Any]) -> Inbox | None:
+        """daphne's own create_application (4.2), but the connection's input queue is an Inbox: daphne
+        only puts into it and the application only awaits it (tests/operations/test_server.py pins
+        daphne's)."""
         assert "application_instance" not in self.connections[protocol]
         input_queue = Inbox()
         scope.setdefault("asgi", {"version": "3.0"})

@@ -5,8 +5,8 @@ A WebSocket at any path: `facts` answers what the worker keeps for this socket (
 producer, the HTTP objects of its connection still alive, the protocol's attributes, the scope's
 headers); `fill` writes
 frames straight to the socket (web.sockets.frames) until the socket is behind; anything else is
-echoed. `GET /state` answers what the sockets heard, whether the filled one is behind and the lines
-Twisted's own HTTP log was given; `POST /body` answers the content type and body it was handed.
+echoed. `GET /state` answers what the sockets heard, whether the filled one is behind, the lines
+Twisted's own HTTP log was given and how many other HTTP requests the server still lists; `POST /body` answers the content type and body it was handed.
 """
 
 from __future__ import annotations
@@ -87,9 +87,17 @@ async def _socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
             return
 
 
+def _other_requests_listed(send: Any) -> int:
+    """How many HTTP requests other than this one the server still lists as connections (daphne
+    hands the application `partial(server.handle_reply, protocol)` as its send)."""
+    server, this = send.func.__self__, send.args[0]
+    return sum(1 for protocol in server.connections if isinstance(protocol, Request) and protocol is not this)
+
+
 async def _state(send: Any) -> None:
     outlet = state["outlet"]
     document = {
+        "other_requests_listed": _other_requests_listed(send),
         "heard": state["heard"],
         "backlog": outlet.backlog() if outlet is not None else 0,
         "behind": outlet is not None and outlet.behind(),

@@ -30,11 +30,11 @@ def _expression(text: str) -> str:
 
 
 def test_each_application_is_made_as_daphne_makes_it_with_an_inbox_for_its_queue() -> None:
-    """GracefulServer.create_application is daphne's, but for the queue: a daphne that makes its
-    applications otherwise fails this, and the copy is brought in line."""
+    """GracefulServer makes applications as daphne's create_application does, but for the queue: a
+    daphne that makes its applications otherwise fails this, and the copy is brought in line."""
     queue, inbox = _expression("asyncio.Queue()"), _expression("Inbox()")
     theirs = [statement.replace(queue, inbox) for statement in _statements(Server.create_application)]
-    assert _statements(GracefulServer.create_application) == theirs
+    assert _statements(GracefulServer._application_as_daphne_makes_it) == theirs
 
 
 def test_autobahn_uses_a_socket_s_send_queue_only_as_the_list_that_stands_in_for_it() -> None:

@@ -1,5 +1,6 @@
-"""A real worker (operations.server) hands an HTTP request's body to the application as it came, and
-spends nothing on what nobody reads: Twisted's parse of a form body, its own log line (operations.upgrade)."""
+"""A real worker (operations.server) hands an HTTP request's body to the application as it came,
+spends nothing on what nobody reads (Twisted's parse of a form body, its own log line:
+operations.upgrade), and forgets a request once it is answered."""
 
 from __future__ import annotations
 
@@ -39,3 +40,18 @@ def test_requests_write_no_line_to_twisted_s_log_which_goes_nowhere(probe: Probe
         assert _post(probe, "application/json", b"{}")[0] == 200
     assert probe.state()["twisted_http_lines"] == 0
     assert "POST /body" in probe.access_log.read_text()  # daphne's access log still has each request
+
+
+def test_a_request_answered_is_forgotten_before_the_next_on_the_same_connection(probe: Probe) -> None:
+    # daphne's own check forgot each one up to a second later: a busy worker kept its last second of
+    # requests alive, and the garbage collector scanned them all again and again.
+    connection = http.client.HTTPConnection("127.0.0.1", probe.port, timeout=TIMEOUT)
+    try:
+        listed = []
+        for _ in range(5):
+            connection.request("GET", "/state")
+            answer = connection.getresponse()
+            listed.append(json.loads(answer.read())["other_requests_listed"])
+    finally:
+        connection.close()
+    assert listed == [0, 0, 0, 0, 0]

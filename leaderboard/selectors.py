@@ -6,9 +6,9 @@ A read is one query (the board's version and my entry) and, asked at the same
 time, one Redis round trip (version, total, page, the rank of the index's member
 for me, the top page kept for the board), and, unless that kept page is of this
 version, one query for the page's rows. Where the index's member for me is not
-the key PostgreSQL holds, or around my entry, the index is read after the query. An index
-behind PostgreSQL's version is brought up to date first, whichever process
-missed the change.
+the key PostgreSQL holds, and around my entry, the index is read after the
+query. An index behind PostgreSQL's version is brought up to date first,
+whichever process missed the change.
 
 A read is written once (`board_read`, a generator of asks: web.asks) and answered here on a
 request's thread, or on the event loop by leaderboard.loop_reads.

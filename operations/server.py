@@ -68,8 +68,8 @@ class GracefulServer(Server):
         """Forget a connection whose application ended after its protocol did, at once: daphne's
         own check does it up to a second later, and meanwhile every HTTP request served (its request,
         task, coroutine and queue) stayed alive, so the garbage collector scanned each one over and
-        over: pauses of up to a millisecond for whichever request was being served then
-        (bench/README.md). An application that failed is left to daphne's check, which logs it."""
+        over: pauses of 0.5 to 5 ms for whichever request was being served then (bench/README.md).
+        An application that failed is left to daphne's check, which logs it."""
         details = self.connections.get(protocol)
         if details is None or details.get("application_instance") is not instance or "disconnected" not in details:
             return

@@ -1,12 +1,12 @@
 """A bare ASGI application that looks inside the worker serving it, for tests/operations/test_upgraded_sockets.py
-(`python -m operations.server ... tests.operations.socket_probe:application`).
+and test_worker_requests.py (`python -m operations.server ... tests.operations.socket_probe:application`).
 
 A WebSocket at any path: `facts` answers what the worker keeps for this socket (its transport's
 producer, the HTTP objects of its connection still alive, the protocol's attributes, the scope's
-headers); `fill` writes
-frames straight to the socket (web.sockets.frames) until the socket is behind; anything else is
-echoed. `GET /state` answers what the sockets heard, whether the filled one is behind, the lines
-Twisted's own HTTP log was given and how many other HTTP requests the server still lists; `POST /body` answers the content type and body it was handed.
+headers); `fill` writes frames straight to the socket (web.sockets.frames) until the socket is
+behind; anything else is echoed. `GET /state` answers what the sockets heard, whether the filled
+one is behind, the lines Twisted's own HTTP log was given and how many other HTTP requests the
+server still lists; `POST /body` answers the content type and body it was handed.
 """
 
 from __future__ import annotations

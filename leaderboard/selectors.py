@@ -170,12 +170,10 @@ def board_read(
     """`leaderboard`'s document, asking storage for what it needs (web.asks)."""
     after = decode_cursor(cursor) if cursor is not None else None
     top = rank_index.page_key(board.id, limit) if after is None and not around_me else None
-    page: rank_index.Page | None
+    read_first: rank_index.Page | None = None
     if around_me:  # the page is centred on my key: PostgreSQL's answer comes first
         version, mine = yield Mine(board.id, player_id)
-        page = yield from _indexed_page(
-            board.id, version, after=after, count=limit + 1, mine=_key_of(mine), around_me=True
-        )
+        index_up = True
     else:
         # The index is read beside PostgreSQL, finding my member itself: its rank is mine if that
         # member is the key PostgreSQL holds (else the index is read again, as around me).
@@ -183,19 +181,22 @@ def board_read(
             board.id, after=after, count=limit + 1, mine=None, cached_page=top, player=player_id
         )
         (version, mine), indexed = yield Together(Mine(board.id, player_id), IndexPage(board.id, by_player))
-        if indexed is not None:  # None: the index is unavailable, SQL answers
-            page = yield from _indexed_page(
-                board.id,
-                version,
-                after=after,
-                count=limit + 1,
-                mine=_key_of(mine),
-                cached_page=top,
-                read_first=indexed if indexed.my_key == _key_of(mine) else None,
-            )
-        else:
-            page = None
+        index_up = indexed is not None  # None: the index is unavailable, SQL answers
+        if indexed is not None and indexed.my_key == _key_of(mine):
+            read_first = indexed
     mine_key = _key_of(mine)
+    page: rank_index.Page | None = None
+    if index_up:
+        page = yield from _indexed_page(
+            board.id,
+            version,
+            after=after,
+            count=limit + 1,
+            mine=mine_key,
+            around_me=around_me,
+            cached_page=top,
+            read_first=read_first,
+        )
     if page is None:
         page = yield SqlPage(board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
     kept = _kept_top(top, page.cached, version) if top is not None else None

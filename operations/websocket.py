@@ -13,6 +13,15 @@
   request's path.
 - autobahn gives each socket a deque for the writes it is asked to chop or to make in step with the
   reactor, which no one here asks for: a list serves it as well, in a fraction of the memory.
+- autobahn also gives each socket what nothing here reads: traffic counters, two Deferreds for
+  whoever waits on the socket's opening or closing (nobody here does), the details of its transport
+  (read by its handshake's log line) and the bookkeeping of event listeners (it has none). Each is
+  a shared stand-in on the class instead, and the socket's own is dropped.
+- A socket's UTF-8 validator and frame unmasker live from the start of a message or frame to its
+  end, not as long as the socket: the validators are lent from a small pool of idle ones.
+- Once open, the socket's state that still holds its value from the start (timers not set, close
+  codes not known, flags not raised) is read from the class, and the socket's own dictionary is
+  made anew without it, a third of its size. A value set later goes in the socket's own as before.
 
 `python -m operations.server` serves with this factory (bench/README.md, memory per play socket).
 """
@@ -22,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+from autobahn.websocket.utf8validator import Utf8Validator
 from daphne.ws_protocol import WebSocketFactory as DaphneWebSocketFactory
 from daphne.ws_protocol import WebSocketProtocol as DaphneWebSocketProtocol
 
@@ -43,6 +53,7 @@ HANDSHAKE = (
     "_wskey",
     "clean_headers",
     "application_deferred",
+    "_transport_details",  # autobahn's, read by its handshake's log line and as the socket opens
 )
 
 
@@ -63,12 +74,117 @@ class SendQueue(list[tuple[bytes, bool]]):
         return self.pop(0)
 
 
+class Uncounted:
+    """Stands in for autobahn's TrafficStats, whose counts nobody reads: every socket adds to it, and it
+    keeps nothing (each count reads 0)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> int:
+        return 0
+
+    def __setattr__(self, name: str, value: object) -> None:
+        pass
+
+
+class Unwatched:
+    """Stands in for a Deferred that autobahn resolves (txaio.resolve: its callback) and nobody waits on."""
+
+    __slots__ = ()
+
+    def callback(self, result: object) -> None:
+        pass
+
+
+UNCOUNTED = Uncounted()
+UNWATCHED = Unwatched()
+
+# Validators not lent to a socket's text message now; more than this many idle ones are let go.
+IDLE_VALIDATORS_KEPT = 64
+_idle_validators: list[Any] = []
+
+# Per-socket state as autobahn and daphne leave it on an open socket that nothing has happened to
+# yet: the socket reads these from its class until one is set (tests/operations/test_server.py pins
+# that autobahn starts them so).
+AT_REST: dict[str, object] = {
+    "_perMessageCompress": None,
+    "trackedTimings": None,
+    "triggered": False,
+    "wasMaxFramePayloadSizeExceeded": False,
+    "wasMaxMessagePayloadSizeExceeded": False,
+    "closedByMe": False,
+    "failedByMe": False,
+    "droppedByMe": False,
+    "wasClean": False,
+    "wasNotCleanReason": None,
+    "wasServerConnectionDropTimeout": False,
+    "wasOpenHandshakeTimeout": False,
+    "wasCloseHandshakeTimeout": False,
+    "wasServingFlashSocketPolicyFile": False,
+    "localCloseCode": None,
+    "localCloseReason": None,
+    "remoteCloseCode": None,
+    "remoteCloseReason": None,
+    "openHandshakeTimeoutCall": None,
+    "closeHandshakeTimeoutCall": None,
+    "autoPingTimeoutCall": None,
+    "autoPingPending": None,
+    "autoPingPendingCall": None,
+    "autoPingPendingSent": None,
+    "protocol_to_accept": None,
+    "websocket_protocol_in_use": None,
+    "current_frame": None,
+    "current_frame_masker": None,
+    "message_data": None,
+    "frame_data": None,
+    "utf8validator": None,
+}
+# What autobahn gives each socket and nothing here reads, and what stands in for it on the class.
+STAND_INS: dict[str, object] = {
+    "trafficStats": UNCOUNTED,
+    "is_open": UNWATCHED,
+    "is_closed": UNWATCHED,
+    "_results": None,
+    "_valid_events": None,
+}
+
+
 class WebSocketProtocol(DaphneWebSocketProtocol):
     request: Any  # autobahn's ConnectionRequest (daphne's onConnect), then an OpenedRequest
+    utf8validator: Any  # autobahn's Utf8Validator while a text message is being read, else None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._drop_stand_ins()
 
     def connectionMade(self) -> None:  # noqa: N802 - Twisted's name
         super().connectionMade()
         self.send_queue = SendQueue()
+        self._drop_stand_ins()
+        self.utf8validator = None  # lent for each text message (onFrameBegin)
+
+    def _drop_stand_ins(self) -> None:
+        for name in STAND_INS:
+            self.__dict__.pop(name, None)
+
+    def onFrameBegin(self) -> None:  # noqa: N802 - autobahn's name
+        frame = self.current_frame
+        if not self.inside_message and frame.opcode == self.MESSAGE_TYPE_TEXT and self.utf8validateIncoming:
+            # autobahn resets it at once: a message's validation starts afresh on whichever it is lent
+            self.utf8validator = _idle_validators.pop() if _idle_validators else Utf8Validator()  # type: ignore[no-untyped-call]
+        super().onFrameBegin()
+
+    def onFrameEnd(self) -> bool | None:  # noqa: N802 - autobahn's name
+        ended: bool | None = super().onFrameEnd()
+        if not self.inside_message:
+            validator = self.utf8validator
+            if validator is not None:
+                if len(_idle_validators) < IDLE_VALIDATORS_KEPT:
+                    _idle_validators.append(validator)
+                self.utf8validator = None
+        if self.current_frame is None:  # ended as autobahn ends a frame; otherwise the socket is failing
+            self.current_frame_masker = None
+        return ended
 
     def onConnect(self, request: Any) -> Any:  # noqa: N802 - autobahn's name
         accepting = super().onConnect(request)
@@ -81,6 +197,21 @@ class WebSocketProtocol(DaphneWebSocketProtocol):
         for name in HANDSHAKE:
             self.__dict__.pop(name, None)
         self.request = OpenedRequest(self.request.path)
+        self._rest()
+
+    def _rest(self) -> None:
+        """Let the class hold what is as it started, and make the socket's dictionary anew at the size
+        of what is left (a dictionary does not shrink as its keys go)."""
+        own = self.__dict__
+        for name, value in AT_REST.items():
+            if own.get(name, value) is not value:
+                continue
+            own.pop(name, None)
+        self.__dict__ = dict(own)
+
+
+for _name, _value in {**AT_REST, **STAND_INS, "_transport_details": None}.items():
+    setattr(WebSocketProtocol, _name, _value)
 
 
 class WebSocketFactory(DaphneWebSocketFactory):

@@ -58,6 +58,9 @@ def facts(protocol: Any, scope: dict[str, Any]) -> dict[str, Any]:
         "http_objects": http_objects,
         "attributes": sorted(vars(protocol)),
         "send_queue": type(protocol.send_queue).__name__,
+        "between_messages": {
+            name: type(getattr(protocol, name)).__name__ for name in ("utf8validator", "current_frame_masker")
+        },
         "request_path": protocol.request.path,
         "headers": [[name.decode("latin-1"), value.decode("latin-1")] for name, value in headers],
         "headers_shared": all(a[0] is b[0] and a[1] is b[1] for a, b in zip(shared(headers), headers, strict=True)),

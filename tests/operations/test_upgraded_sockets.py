@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from operations.websocket import HANDSHAKE, WebSocketProtocol
+from operations.websocket import HANDSHAKE, STAND_INS, WebSocketProtocol
 from tests.operations.conftest import TIMEOUT, Probe
 
 
@@ -45,14 +45,17 @@ class Client:
 
     def send(self, text: str) -> None:
         """A masked text frame, as a client sends it (RFC 6455 section 5.2)."""
-        data, mask = text.encode(), os.urandom(4)
-        size = len(data)
+        self.send_frame(text.encode())
+
+    def send_frame(self, data: bytes, opcode: int = 0x1, fin: bool = True) -> None:
+        """One masked frame: a text message's first (opcode 1), or one that continues it (opcode 0)."""
+        mask, size, first = os.urandom(4), len(data), (0x80 if fin else 0) | opcode
         if size < 126:
-            header = struct.pack("!BB", 0x81, 0x80 | size)
+            header = struct.pack("!BB", first, 0x80 | size)
         elif size < 1 << 16:
-            header = struct.pack("!BBH", 0x81, 0x80 | 126, size)
+            header = struct.pack("!BBH", first, 0x80 | 126, size)
         else:
-            header = struct.pack("!BBQ", 0x81, 0x80 | 127, size)
+            header = struct.pack("!BBQ", first, 0x80 | 127, size)
         key = (mask * (size // 4 + 1))[:size]
         masked = (int.from_bytes(data, "big") ^ int.from_bytes(key, "big")).to_bytes(size, "big")
         self.raw.sendall(header + mask + masked)
@@ -132,6 +135,10 @@ def test_an_open_socket_keeps_no_handshake_no_copies_of_the_options_and_logs_its
     kept = set(facts["attributes"])
     assert kept & set(WebSocketProtocol.CONFIG_ATTRS) == set()  # read from the protocol's class
     assert kept & set(HANDSHAKE) == set()
+    assert kept & set(STAND_INS) == set()  # the counters and Deferreds nothing reads: shared stand-ins
+    assert {"wasClean", "localCloseCode", "autoPingTimeoutCall"} & kept == set()  # as they started: the class's
+    assert len(kept) < 40  # 65 before (bench/README.md, memory per play socket)
+    assert facts["between_messages"] == {"utf8validator": "NoneType", "current_frame_masker": "NoneType"}
     assert facts["send_queue"] == "SendQueue"
     assert facts["request_path"] == "/probe/path/"
     assert facts["headers"] == [  # as sent, with the names and pairs every handshake repeats held once
@@ -171,3 +178,45 @@ def test_a_client_offering_compression_as_browsers_do_is_answered_without_it(pro
         assert client.receive() == "plain"
     finally:
         client.close()
+
+
+def test_a_text_message_split_inside_a_character_is_whole_though_another_socket_s_message_came_between(
+    probe: Probe,
+) -> None:
+    """Each socket is lent a UTF-8 validator for the length of one text message (operations.websocket):
+    a character cut in two by the frames of one socket's message is still read as one, whatever other
+    sockets' messages were validated in between."""
+    split, other = Client(probe.port), Client(probe.port)
+    try:
+        text = "café · ♠ ♥"
+        data = text.encode()
+        cut = data.index("é".encode()) + 1  # inside the two bytes of é
+        split.send_frame(data[:cut], opcode=0x1, fin=False)
+        probe.state()  # a round trip to the same worker, whose reactor has read the frame sent before
+        other.send("between")
+        assert other.receive() == "between"
+        split.send_frame(data[cut:], opcode=0x0, fin=True)
+        assert split.receive() == text
+        split.send("again")
+        assert split.receive() == "again"
+    finally:
+        split.close()
+        other.close()
+
+
+def test_a_text_message_that_is_not_utf8_fails_its_socket_and_only_its_own(probe: Probe) -> None:
+    bad, good = Client(probe.port), Client(probe.port)
+    try:
+        bad.send_frame(b"caf\xc3", opcode=0x1, fin=False)  # a character begun
+        good.send("fine")
+        assert good.receive() == "fine"
+        bad.send_frame(b"(", opcode=0x0, fin=True)  # and not finished: 0xC3 0x28 is no character
+        with pytest.raises((EOFError, ConnectionResetError)):
+            opcode, payload = bad.frame()
+            assert opcode == 0x8 and struct.unpack("!H", payload[:2]) == (1007,)  # or a close: invalid payload
+            bad.frame()
+        good.send("still fine")
+        assert good.receive() == "still fine"
+    finally:
+        bad.close()
+        good.close()

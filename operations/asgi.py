@@ -97,6 +97,22 @@ def _kind(path: str) -> str:
 class Socket:
     """One WebSocket between the server and the application: its id, counts, and drain."""
 
+    # One per open socket, for as long as it is open: slots, not a dictionary (memory per socket).
+    __slots__ = (
+        "_receive",
+        "accepted",
+        "asked_at",
+        "busy",
+        "close_code",
+        "closed",
+        "kind",
+        "messages",
+        "request_id",
+        "restarting",
+        "scope",
+        "server_send",
+    )
+
     def __init__(self, scope: Scope, receive: Any, send: Any) -> None:
         self.scope = scope
         self.kind = _kind(scope.get("path", ""))

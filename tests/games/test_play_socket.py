@@ -139,3 +139,25 @@ async def test_a_refusal_leaves_the_base_where_it_was(player: Player) -> None:
     copy = follow(copy, await socket.receive_json_from())
     assert copy["actions"] == 1
     await socket.disconnect()
+
+
+async def test_a_connected_socket_keeps_none_of_its_handshake_s_headers_and_plays_on_in_its_language(
+    player: Player,
+) -> None:
+    """What the client sent with the handshake (its token, its user agent) is let go once connected,
+    in every copy of the scope (they share the list); the socket has read its language by then."""
+    session, _ = await database_sync_to_async(start_session)(player=player, code="SD1-S4-AAAAAAA")
+    token = await token_of(player)
+    headers = [ORIGIN, HOST, (b"authorization", f"Token {token}".encode()), (b"accept-language", b"fi")]
+    headers.append((b"user-agent", b"Mozilla/5.0 (X11; Linux x86_64) a browser of its own"))
+    socket = WebsocketCommunicator(application, f"/ws/play/{session.id}/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    assert (await socket.receive_json_from())["type"] == "session"
+    assert socket.scope["headers"] == []
+    await socket.send_json_to({"type": "action", "action": "1:1>2"})
+    assert (await socket.receive_json_from())["type"] == "delta"
+    await socket.send_json_to({"type": "action", "action": "2:5>3"})
+    refused = await socket.receive_json_from()
+    assert refused["status"] == 422 and refused["error"]["message"] == "Sarakkeessa 2 on vain 2 näkyvää korttia"
+    await socket.disconnect()

@@ -91,6 +91,15 @@ def release_database_threads() -> None:
         future.result(timeout=20)
 
 
+def let_go_of_headers(scope: dict[str, Any]) -> None:
+    """A connected socket has read what it reads of its handshake's headers (the origin, the token,
+    the request id, its language): the list every copy of its scope shares is emptied, so that none
+    of what the client sent (a user agent, cookies, its token) is kept as long as the socket is open."""
+    headers = scope.get("headers")
+    if type(headers) is list:
+        headers.clear()
+
+
 def encode_frame(payload: dict[str, Any]) -> str:
     """A socket frame's text: compact JSON (orjson, faster than json: bench/README.md)."""
     return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -116,8 +125,16 @@ class JsonConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        with translation.override(self.language):  # every refusal in the player's language
+        language = self.language
+        if translation.get_language() == language:
+            # Nothing to change: an override would leave the language set in this socket's own
+            # context when it ends, a few hundred bytes kept as long as the socket is open.
             await handler(message)
+        else:
+            with translation.override(language):  # every refusal in the player's language
+                await handler(message)
+        if message["type"] == "websocket.connect":
+            let_go_of_headers(self.scope)
 
     @cached_property
     def language(self) -> str:

@@ -141,12 +141,16 @@ def game_for(session: GameSession) -> Game:
 def take(session_id: uuid.UUID) -> LiveGame | None:
     """The cached entry, out of the cache, for a writer to change (None if absent)."""
     with _lock:
-        return _entries.pop(session_id, None)
+        taken = _entries.pop(session_id, None)
+    if taken is not None:
+        taken.game.thaw()  # the cache's own copy, now the writer's alone
+    return taken
 
 
 def put(session: LiveSession, game: Game) -> None:
-    """Remember a copy of the game, so that what the caller goes on using is its own."""
-    entry = LiveGame(session, game.copy())
+    """Remember a copy of the game, so that what the caller goes on using is its own. The copy is
+    kept in the engine's compact form (Game.kept): a game waits here far longer than it is played."""
+    entry = LiveGame(session, game.kept())
     with _lock:
         _entries[session.id] = entry
         _entries.move_to_end(session.id)

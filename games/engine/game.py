@@ -2,18 +2,20 @@
 
 A position is kept as small ints for speed: each column is a list of cards
 from the bottom to the top whose first ``down[i]`` cards are face-down; the
-stock is the list of stock cards with the index of the next one; each undo
-record is what changed, never a copy of the board, packed by the game's rules
-into one int. A game being played or replayed keeps its records in a list, whose
-appends are cheap; a copy (what a cache keeps) holds them in an array of 64-bit
-ints: 8 bytes a record, where a tuple of small ints took ~140.
+stock is the bytes of the stock's cards (a card is under 52; nothing changes
+them) with the index of the next one; each undo record is what changed, never
+a copy of the board, packed by the game's rules into one int. A game being
+played or replayed keeps its records in a list, whose appends are cheap; a copy
+holds them in an array of 64-bit ints: 8 bytes a record, where a tuple of small
+ints took ~140. A game to keep rather than play (`kept`, what a cache holds)
+has its columns in bytes too: a third of lists' memory.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from typing import ClassVar, Final
+from typing import ClassVar, Final, cast
 
 from .actions import _CACHE, Action, DealRow, FromFoundation, Move, ToFoundation, Undo, parse_action
 from .cards import NAME_OF, SUITS
@@ -65,7 +67,7 @@ class Game:
     layout: Layout
     _cols: list[list[int]]
     _down: list[int]
-    _stock: list[int]
+    _stock: bytes
     _stock_pos: int
     _removed: list[int]
     _found: list[list[int]]
@@ -89,7 +91,7 @@ class Game:
             parsed,
             [list(c) for c in initial.columns],
             list(initial.face_down),
-            list(initial.stock),
+            initial.stock,
         )
         return game
 
@@ -108,7 +110,7 @@ class Game:
         code: GameCode,
         columns: list[list[int]],
         down: list[int],
-        stock: list[int],
+        stock: Sequence[int],
         removed: Sequence[int] = (),
         foundations: Sequence[Sequence[int]] = ((), (), (), ()),
         score: int | None = None,
@@ -119,7 +121,7 @@ class Game:
         self._configure(code)
         self._cols = columns
         self._down = down
-        self._stock = stock
+        self._stock = bytes(stock)
         self._stock_pos = 0
         self._removed = list(removed)
         self._found = [list(f) for f in foundations] if self.has_foundations else _NO_FOUNDATIONS
@@ -205,6 +207,20 @@ class Game:
         history = self._history
         other._history = history[:] if type(history) is array else array("q", history)  # compact, to keep
         return other
+
+    def kept(self) -> Game:
+        """A copy to keep, not to play, in less memory: its cards in bytes. Its ``copy()`` is a game
+        to play, and so is the kept game itself once ``thaw()`` has made it so (its owner's alone)."""
+        other = self.copy()
+        # The type says lists: nothing reads a kept game's cards but copy() and thaw(), which make lists.
+        other._cols = cast("list[list[int]]", [bytes(c) for c in self._cols])
+        return other
+
+    def thaw(self) -> None:
+        """Make this game playable again, in place, if it was kept (``kept``)."""
+        first: object = self._cols[0]  # every layout has columns
+        if isinstance(first, bytes):
+            self._cols = [list(c) for c in self._cols]
 
     def apply(self, token: object) -> Action:
         """Parse ``token`` and push it; returns the action. MalformedAction or IllegalAction."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -79,23 +80,24 @@ def test_undo_gives_back_a_score_below_zero() -> None:
     assert game.score == -3
 
 
+def held_by_engine(make: Callable[[], Game]) -> tuple[Game, int]:
+    """A game made under tracing, and the bytes still held that the engine's code allocated
+    (other threads of a test run allocate too, never in the engine)."""
+    tracemalloc.start()
+    try:
+        game = make()
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, ENGINE_FILES)])
+    finally:
+        tracemalloc.stop()
+    return game, sum(stat.size for stat in snapshot.statistics("filename"))
+
+
 def test_a_copy_keeps_its_full_undo_history_in_a_few_bytes_an_action() -> None:
     # A worker's live cache keeps a copy of every game being played: the history was once most of it.
     def play(game: Game) -> Game:
         for i in range(UNDO_LIMIT):
             game.apply("1:1>2" if i % 2 == 0 else "2:1>1")
         return game
-
-    def held_by_engine(make: Callable[[], Game]) -> tuple[Game, int]:
-        """A game made under tracing, and the bytes still held that the engine's code allocated
-        (other threads of a test run allocate too, never in the engine)."""
-        tracemalloc.start()
-        try:
-            game = make()
-            snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, ENGINE_FILES)])
-        finally:
-            tracemalloc.stop()
-        return game, sum(stat.size for stat in snapshot.statistics("filename"))
 
     play(position("SP1-S1C-AAAAAAA", ["9S", ""], score=700))  # the parsed moves are cached: not counted
     # The played game is let go once copied: what its copy still holds of its history is counted.
@@ -162,3 +164,28 @@ def test_copy_is_independent_and_keeps_the_history() -> None:
     assert twin.state() != game.state()
     assert game.undo_available == 1 and twin.undo_available == 0
     assert game.state()["moves"] == 1
+
+
+def test_a_kept_game_holds_the_same_position_in_less_memory_and_plays_on_once_copied_or_thawed() -> None:
+    """What a cache keeps (Game.kept): every card as a byte, the position, score and history unchanged;
+    its copy and the kept game thawed play as the game it was kept from."""
+    for code in ("SP1-S4C-AAAAAAA", "SD1-S2-AAAAAAA", "RU1-C-AAAAAAA"):
+        game = Game.from_code(code)
+        for _ in range(20):
+            legal = game.legal_actions()
+            if not legal:
+                break
+            game.push(legal[len(legal) // 2])
+        game.copy(), game.kept()  # what a first call allocates once (not counted)
+        copy, copied = held_by_engine(game.copy)
+        kept, held = held_by_engine(game.kept)
+        columns = sum(sys.getsizeof(column) for column in copy._cols)  # lists
+        assert copied - held > columns // 3, (code, held, copied, columns)  # in bytes, most of that is saved
+        assert kept.state() == game.state() and kept.undo_available == game.undo_available
+        played, thawed = kept.copy(), kept
+        thawed.thaw()
+        for other in (played, thawed, game):
+            other.push(other.legal_actions()[0])
+            other.pop()
+            other.pop()  # undoing the kept position's own last action
+        assert played.state() == thawed.state() == game.state()

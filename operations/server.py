@@ -28,7 +28,7 @@ import os
 import signal
 import sys
 from functools import partial
-from types import FrameType
+from types import FrameType, MappingProxyType
 from typing import Any
 
 import daphne.server
@@ -42,9 +42,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from operations.inbox import Inbox  # noqa: E402
 from operations.upgrade import HTTPFactory  # noqa: E402
-from operations.websocket import WebSocketFactory  # noqa: E402
+from operations.websocket import WebSocketFactory, WebSocketProtocol  # noqa: E402
 
 log = logging.getLogger("operations.server")
+
+# The scope's "asgi": one for every connection, where daphne makes one each (the application only
+# reads it).
+ASGI = MappingProxyType({"version": "3.0"})
 
 
 class GracefulServer(Server):
@@ -58,10 +62,11 @@ class GracefulServer(Server):
         super().run()
 
     def create_application(self, protocol: Any, scope: dict[str, Any]) -> Inbox | None:
+        scope.setdefault("asgi", ASGI)
         queue = self._application_as_daphne_makes_it(protocol, scope)
         instance = self.connections.get(protocol, {}).get("application_instance")
-        if instance is not None:
-            instance.add_done_callback(partial(self._reap, protocol))
+        if instance is not None and not isinstance(protocol, WebSocketProtocol):
+            instance.add_done_callback(partial(self._reap, protocol))  # sockets are few and long: daphne's check
         return queue
 
     def _reap(self, protocol: Any, instance: asyncio.Future[Any]) -> None:

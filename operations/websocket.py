@@ -201,13 +201,18 @@ class WebSocketProtocol(DaphneWebSocketProtocol):
 
     def _rest(self) -> None:
         """Let the class hold what is as it started, and make the socket's dictionary anew at the size
-        of what is left (a dictionary does not shrink as its keys go)."""
+        of what is left (a dictionary does not shrink as its keys go). Twisted's transport gets the
+        same: when connections arrive together, each one's dictionary is made at the size of every
+        name its class's instances have been given (832 bytes for its 17)."""
         own = self.__dict__
         for name, value in AT_REST.items():
             if own.get(name, value) is not value:
                 continue
             own.pop(name, None)
         self.__dict__ = dict(own)
+        transport = self.transport
+        if transport is not None and hasattr(transport, "__dict__"):
+            transport.__dict__ = dict(transport.__dict__)
 
 
 for _name, _value in {**AT_REST, **STAND_INS, "_transport_details": None}.items():

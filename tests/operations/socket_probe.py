@@ -58,6 +58,7 @@ def facts(protocol: Any, scope: dict[str, Any]) -> dict[str, Any]:
         "http_objects": http_objects,
         "attributes": sorted(vars(protocol)),
         "send_queue": type(protocol.send_queue).__name__,
+        "asgi": [type(scope["asgi"]).__name__, dict(scope["asgi"])],
         "between_messages": {
             name: type(getattr(protocol, name)).__name__ for name in ("utf8validator", "current_frame_masker")
         },

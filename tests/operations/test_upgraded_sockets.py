@@ -139,6 +139,7 @@ def test_an_open_socket_keeps_no_handshake_no_copies_of_the_options_and_logs_its
     assert {"wasClean", "localCloseCode", "autoPingTimeoutCall"} & kept == set()  # as they started: the class's
     assert len(kept) < 40  # 65 before (bench/README.md, memory per play socket)
     assert facts["between_messages"] == {"utf8validator": "NoneType", "current_frame_masker": "NoneType"}
+    assert facts["asgi"] == ["mappingproxy", {"version": "3.0"}]  # one for the process, read-only
     assert facts["send_queue"] == "SendQueue"
     assert facts["request_path"] == "/probe/path/"
     assert facts["headers"] == [  # as sent, with the names and pairs every handshake repeats held once

@@ -55,7 +55,7 @@ class HopConsumer(EchoConsumer):
 
 # As config/asgi.py serves the play socket.
 echo = operated(
-    Resolved(
+    websocket=Resolved(
         lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
         Routes([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())]),
     )

@@ -17,7 +17,6 @@ from web.http import ASGIHandler  # noqa: E402
 django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (web/http.py)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
@@ -28,15 +27,11 @@ from web.sockets.resolved import Resolved  # noqa: E402
 from web.sockets.routes import Routes  # noqa: E402
 
 application = operated(  # health, metrics, request ids, access logs, the drain (operations/asgi.py)
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": Resolved(  # the stack fills the scope in, then the socket holds one scope
-                lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
-                Routes(websocket_urlpatterns),  # the consumer awaited from the socket's own frame
-            ),
-        }
-    )
+    http=django_asgi_app,
+    websocket=Resolved(  # the stack fills the scope in, then the socket holds one scope
+        lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
+        Routes(websocket_urlpatterns),  # the consumer awaited from the socket's own frame
+    ),
 )
 
 # Import every view now (the URLconf pulls in DRF, the API schema and their dependencies), not in a

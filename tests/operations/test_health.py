@@ -87,3 +87,11 @@ async def test_a_draining_worker_is_alive_but_not_ready() -> None:
         drain.state.draining = False
     assert ready["status"] == 503 and orjson.loads(ready["body"])["status"] == "draining"
     assert alive["status"] == 200
+
+
+async def test_a_scope_of_a_type_the_service_does_not_serve_is_refused_as_channels_router_refused_it() -> None:
+    from config.asgi import application
+
+    served = application({"type": "lifespan"}, None, None)  # the coroutine the server would run
+    with pytest.raises(ValueError, match="lifespan"):
+        await served

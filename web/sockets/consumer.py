@@ -7,10 +7,10 @@ import contextvars
 import select
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property, partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 from channels.consumer import get_handler_name
@@ -111,13 +111,14 @@ class JsonConsumer(AsyncWebsocketConsumer):
     _window_start = 0.0
     _window_count = 0
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    def __call__(self, scope: Any, receive: Any, send: Any) -> Coroutine[Any, Any, None]:
+        # The coroutine that serves the socket, handed to the caller to await: no frame of this
+        # call's stays suspended under it for as long as the socket is open.
         if get_channel_layer(self.channel_layer_alias) is not None:
-            await super().__call__(scope, receive, send)
-            return
+            return cast("Coroutine[Any, Any, None]", super().__call__(scope, receive, send))
         # With no channel layer the client is the one source of messages: await it directly, not
         # through Channels' await_many_dispatch (a new task and an asyncio.wait for every message).
-        await consume(self, scope, receive, send)
+        return consume(self, scope, receive, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels first closes old connections on its shared database thread before every message;

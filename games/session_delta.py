@@ -48,14 +48,17 @@ _WORDS = (
 ).encode()
 
 
+_RAW = -15  # raw deflate: no header or checksum, which nothing kept in memory needs
+
+
 def keep(encoded: bytes) -> bytes:
     """What a socket keeps of a document it sent, given the document's JSON (`kept_document` reads it)."""
-    packer = zlib.compressobj(1, zdict=_WORDS)
+    packer = zlib.compressobj(1, zlib.DEFLATED, _RAW, zdict=_WORDS)
     return packer.compress(encoded) + packer.flush()
 
 
 def kept_document(kept: bytes) -> Any:
-    return orjson.loads(zlib.decompressobj(zdict=_WORDS).decompress(kept))
+    return orjson.loads(zlib.decompressobj(_RAW, zdict=_WORDS).decompress(kept))
 
 
 class Unchangeable(ValueError):

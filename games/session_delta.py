@@ -14,7 +14,7 @@ Which kind it is follows from the old value, so nothing is tagged:
 A change carries only values of the new document, and indexes and key names of the old one the
 socket sent before: never more than the whole document would (fair play). The socket keeps the
 last document it sent as its compact JSON, compressed against the words every document repeats
-(`keep`): a quarter to a third of the JSON's size, for about 10 us an action (bench/README.md,
+(`keep`): about a third of the JSON's size or less, for about 10 us an action (bench/README.md,
 memory per play socket).
 """
 
@@ -48,12 +48,19 @@ _WORDS = (
 ).encode()
 
 
-_RAW = -15  # raw deflate: no header or checksum, which nothing kept in memory needs
+# Raw deflate (no header or checksum, which nothing kept in memory needs) with a 4 KB window and
+# small tables: a document and the words fit, and each compressor's state is ~20 KB, where the
+# defaults' 256 KB came from mmap and fresh pages on every action.
+_WINDOW_BITS = 12
+_RAW = -_WINDOW_BITS
+_MEMORY_LEVEL = 2
+if len(_WORDS) > (1 << _WINDOW_BITS) - 262:  # zlib's window holds the dictionary and what follows it
+    raise ValueError("the preset words are longer than the compression window")
 
 
 def keep(encoded: bytes) -> bytes:
     """What a socket keeps of a document it sent, given the document's JSON (`kept_document` reads it)."""
-    packer = zlib.compressobj(1, zlib.DEFLATED, _RAW, zdict=_WORDS)
+    packer = zlib.compressobj(1, zlib.DEFLATED, _RAW, _MEMORY_LEVEL, zdict=_WORDS)
     return packer.compress(encoded) + packer.flush()
 
 

@@ -195,25 +195,27 @@ class Game:
 
     def copy(self) -> Game:
         """An independent game in the same position, with the same undo history."""
+        return self._copy_with([list(c) for c in self._cols])
+
+    def kept(self) -> Game:
+        """A copy to keep, not to play, in less memory: its cards in bytes. Its ``copy()`` is a game
+        to play, and so is the kept game itself once ``thaw()`` has made it so (its owner's alone)."""
+        # The type says lists: nothing reads a kept game's cards but copy() and thaw(), which make lists.
+        return self._copy_with(cast("list[list[int]]", [bytes(c) for c in self._cols]))
+
+    def _copy_with(self, columns: list[list[int]]) -> Game:
+        """A copy of this game (as ``copy`` describes it) whose columns are ``columns``."""
         other = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in getattr(cls, "__slots__", ()):
                 setattr(other, name, getattr(self, name))
-        other._cols = [list(c) for c in self._cols]
+        other._cols = columns
         other._down = list(self._down)
         other._removed = list(self._removed)
         if self.has_foundations:
             other._found = [list(f) for f in self._found]
         history = self._history
         other._history = history[:] if type(history) is array else array("q", history)  # compact, to keep
-        return other
-
-    def kept(self) -> Game:
-        """A copy to keep, not to play, in less memory: its cards in bytes. Its ``copy()`` is a game
-        to play, and so is the kept game itself once ``thaw()`` has made it so (its owner's alone)."""
-        other = self.copy()
-        # The type says lists: nothing reads a kept game's cards but copy() and thaw(), which make lists.
-        other._cols = cast("list[list[int]]", [bytes(c) for c in self._cols])
         return other
 
     def thaw(self) -> None:

@@ -143,19 +143,12 @@ class WebSocketProtocol(DaphneWebSocketProtocol):
     request: Any  # autobahn's ConnectionRequest (daphne's onConnect), then an OpenedRequest
     utf8validator: Any  # autobahn's Utf8Validator while a text message is being read, else None
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._drop_stand_ins()
-
     def connectionMade(self) -> None:  # noqa: N802 - Twisted's name
         super().connectionMade()
         self.send_queue = SendQueue()
-        self._drop_stand_ins()
-        self.utf8validator = None  # lent for each text message (onFrameBegin)
-
-    def _drop_stand_ins(self) -> None:
-        for name in STAND_INS:
+        for name in STAND_INS:  # made by autobahn's __init__ and _connectionMade, just before
             self.__dict__.pop(name, None)
+        self.utf8validator = None  # lent for each text message (onFrameBegin)
 
     def onFrameBegin(self) -> None:  # noqa: N802 - autobahn's name
         frame = self.current_frame

@@ -134,8 +134,10 @@ class JsonConsumer(AsyncWebsocketConsumer):
         else:
             with translation.override(language):  # every refusal in the player's language
                 await handler(message)
-        if message["type"] == "websocket.connect":
-            let_go_of_headers(self.scope)
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        await super().websocket_connect(message)
+        let_go_of_headers(self.scope)  # its language was read before (dispatch)
 
     @cached_property
     def language(self) -> str:

@@ -15,6 +15,11 @@ body into `request.args` (the application reads the body itself; Twisted checked
 Content-Type with the email package, and answered a malformed multipart body 400 in its own words
 before the application could), and its own log line, which daphne sends nowhere unless asked for
 `-v 2` (daphne writes its access log, the operations layer its JSON line).
+
+A response's last bytes are written to the socket as soon as the application hands them over.
+Twisted only buffers a write and sends it on the event loop's next turn, after everything else of
+this one: the application's own bookkeeping (its metrics, its log line) and whatever else was ready.
+Sending at once is what the loop would do on that turn (the same doWrite), earlier.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from daphne.http_protocol import HTTPFactory as DaphneHTTPFactory
+from twisted.internet.abstract import FileDescriptor
 from twisted.internet.error import ConnectionDone
 from twisted.python.failure import Failure
 
@@ -33,6 +39,13 @@ class Request(CappedRequest):
     def __init__(self, channel: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(channel, *args, parsePOSTFormSubmission=False, **kwargs)
 
+    def handle_reply(self, message: dict[str, Any]) -> None:
+        # Finishing the request lets go of its channel (the attribute is deleted): its transport first.
+        transport = getattr(getattr(self, "channel", None), "transport", None)
+        super().handle_reply(message)
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            _send_now(transport)
+
     def process(self) -> Any:
         processing = super().process()
         if self.transport is None and self.channel is not None:  # daphne took the transport: a WebSocket now
@@ -40,6 +53,16 @@ class Request(CappedRequest):
             gone = Failure(ConnectionDone("the connection is a WebSocket now"))  # type: ignore[no-untyped-call]
             self.connectionLost(gone)
         return processing
+
+
+def _send_now(transport: Any) -> None:
+    """Send what the connection's buffer holds, as the loop would when the socket is writable.
+
+    Only on a connection that stays open: one that is closing (`Connection: close`) must be closed by
+    the loop once written, so it is left to the loop. A send that fails leaves the loop to find the
+    failure on its turn, as it would have."""
+    if isinstance(transport, FileDescriptor) and transport.connected and not transport.disconnecting:
+        transport.doWrite()  # type: ignore[no-untyped-call]
 
 
 class HTTPFactory(DaphneHTTPFactory):

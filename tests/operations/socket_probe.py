@@ -6,13 +6,16 @@ producer, the HTTP objects of its connection still alive, the protocol's attribu
 headers); `fill` writes frames straight to the socket (web.sockets.frames) until the socket is
 behind; anything else is echoed. `GET /state` answers what the sockets heard, whether the filled
 one is behind, the lines Twisted's own HTTP log was given and how many other HTTP requests the
-server still lists; `POST /body` answers the content type and body it was handed.
+server still lists; `POST /body` answers the content type and body it was handed. `GET /then-wait?<path>`
+answers at once, then holds the event loop until a file appears at <path> (the client makes it once
+it has read the answer), and `state["read_while_held"]` says whether it appeared in time.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import time
 from typing import Any
 
 import django
@@ -30,7 +33,8 @@ from web.sockets.frames import Frame, Outlet  # noqa: E402
 
 FILL_FRAME = Frame({"fill": "x" * 16_000})
 FILL_LIMIT = 4_000  # frames: 64 MB, far more than any kernel buffer takes before the socket is behind
-state: dict[str, Any] = {"heard": [], "outlet": None, "twisted_http_lines": 0}
+HELD_SECONDS = 5.0
+state: dict[str, Any] = {"heard": [], "outlet": None, "twisted_http_lines": 0, "read_while_held": None}
 
 
 def _twisted_event(event: dict[str, Any]) -> None:
@@ -107,6 +111,7 @@ async def _state(send: Any) -> None:
         "behind": outlet is not None and outlet.behind(),
         "caught_up": outlet is not None and outlet.caught_up(),
         "twisted_http_lines": state["twisted_http_lines"],
+        "read_while_held": state["read_while_held"],
     }
     await _json(send, document)
 
@@ -114,6 +119,16 @@ async def _state(send: Any) -> None:
 async def _json(send: Any, document: Any) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": orjson.dumps(document)})
+
+
+def _held_until(flag: str) -> bool:
+    """Hold the event loop (no await: nothing else of the worker runs) until `flag` exists."""
+    deadline = time.monotonic() + HELD_SECONDS
+    while time.monotonic() < deadline:
+        if os.path.exists(flag):
+            return True
+        time.sleep(0.01)
+    return False
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -129,5 +144,8 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["method"] == "POST" and scope["path"] == "/body":
             content_type = dict(scope["headers"]).get(b"content-type", b"").decode("latin-1")
             await _json(send, {"content_type": content_type, "body": body.decode("latin-1")})
+        elif scope["path"] == "/then-wait":
+            await _json(send, {"answered": True})
+            state["read_while_held"] = _held_until(scope["query_string"].decode())
         else:
             await _state(send)

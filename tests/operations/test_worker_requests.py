@@ -1,11 +1,14 @@
 """A real worker (operations.server) hands an HTTP request's body to the application as it came,
 spends nothing on what nobody reads (Twisted's parse of a form body, its own log line:
-operations.upgrade), and forgets a request once it is answered."""
+operations.upgrade), sends an answer as soon as the application hands it over, and forgets a
+request once it is answered."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import tempfile
+from pathlib import Path
 
 from tests.operations.conftest import TIMEOUT, Probe
 
@@ -55,3 +58,20 @@ def test_a_request_answered_is_forgotten_before_the_next_on_the_same_connection(
     finally:
         connection.close()
     assert listed == [0, 0, 0, 0, 0]
+
+
+def test_an_answer_leaves_when_handed_over_not_after_the_application_s_remaining_work(probe: Probe) -> None:
+    # Twisted sent a write on the event loop's next turn: after whatever the application (its metrics,
+    # its log line) and daphne still did in this one. The probe holds the loop after answering until
+    # this client has read the answer, so the answer must be on the wire while the loop is held.
+    flag = Path(tempfile.mkdtemp(prefix="held-")) / "read"
+    connection = http.client.HTTPConnection("127.0.0.1", probe.port, timeout=TIMEOUT)
+    try:
+        connection.request("GET", f"/then-wait?{flag}")
+        answer = connection.getresponse()
+        assert json.loads(answer.read()) == {"answered": True}
+        flag.touch()
+        connection.request("GET", "/state")  # the same kept-alive connection serves the next request
+        assert json.loads(connection.getresponse().read())["read_while_held"] is True
+    finally:
+        connection.close()

@@ -16,10 +16,11 @@ Content-Type with the email package, and answered a malformed multipart body 400
 before the application could), and its own log line, which daphne sends nowhere unless asked for
 `-v 2` (daphne writes its access log, the operations layer its JSON line).
 
-A response's last bytes are written to the socket as soon as the application hands them over.
-Twisted only buffers a write and sends it on the event loop's next turn, after everything else of
-this one: the application's own bookkeeping (its metrics, its log line) and whatever else was ready.
-Sending at once is what the loop would do on that turn (the same doWrite), earlier.
+An answer is written to the socket as soon as the application hands over its last bytes. Twisted
+only buffers a write and sends it on the event loop's next turn, after everything else of this one:
+the bookkeeping of a finished request (daphne's and Twisted's, the application's metrics and log
+line) and whatever else was ready. Sending at once is what the loop would do on that turn (the same
+doWrite), earlier.
 """
 
 from __future__ import annotations
@@ -39,12 +40,15 @@ class Request(CappedRequest):
     def __init__(self, channel: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(channel, *args, parsePOSTFormSubmission=False, **kwargs)
 
-    def handle_reply(self, message: dict[str, Any]) -> None:
-        # Finishing the request lets go of its channel (the attribute is deleted): its transport first.
+    def finish(self) -> None:
+        # Finishing lets go of the channel (the attribute is deleted): its transport first.
         transport = getattr(getattr(self, "channel", None), "transport", None)
-        super().handle_reply(message)
-        if message["type"] == "http.response.body" and not message.get("more_body", False):
-            _send_now(transport)
+        whole = self.startedWriting and not self.chunked and not self.finished  # nothing more will be written
+        if whole:
+            _send_now(transport)  # before daphne's and Twisted's bookkeeping of a finished request
+        super().finish()
+        if not whole:
+            _send_now(transport)  # the headers, or a chunked answer's last chunk, finish just wrote
 
     def process(self) -> Any:
         processing = super().process()

@@ -7,8 +7,9 @@ headers); `fill` writes frames straight to the socket (web.sockets.frames) until
 behind; anything else is echoed. `GET /state` answers what the sockets heard, whether the filled
 one is behind, the lines Twisted's own HTTP log was given and how many other HTTP requests the
 server still lists; `POST /body` answers the content type and body it was handed. `GET /then-wait?<path>`
-answers at once, then holds the event loop until a file appears at <path> (the client makes it once
-it has read the answer), and `state["read_while_held"]` says whether it appeared in time.
+(and `/then-wait-chunked?<path>`, the answer in chunks) answers at once, then holds the event loop
+until a file appears at <path> (the client makes it once it has read the answer), and
+`state["read_while_held"]` says whether it appeared in time.
 """
 
 from __future__ import annotations
@@ -144,8 +145,13 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["method"] == "POST" and scope["path"] == "/body":
             content_type = dict(scope["headers"]).get(b"content-type", b"").decode("latin-1")
             await _json(send, {"content_type": content_type, "body": body.decode("latin-1")})
-        elif scope["path"] == "/then-wait":
+        elif scope["path"] == "/then-wait":  # with a Content-Length
             await _json(send, {"answered": True})
+            state["read_while_held"] = _held_until(scope["query_string"].decode())
+        elif scope["path"] == "/then-wait-chunked":  # no Content-Length: Twisted sends it in chunks
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b'{"answered":', "more_body": True})
+            await send({"type": "http.response.body", "body": b"true}"})
             state["read_while_held"] = _held_until(scope["query_string"].decode())
         else:
             await _state(send)

@@ -10,6 +10,8 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from tests.operations.conftest import TIMEOUT, Probe
 
 
@@ -60,14 +62,15 @@ def test_a_request_answered_is_forgotten_before_the_next_on_the_same_connection(
     assert listed == [0, 0, 0, 0, 0]
 
 
-def test_an_answer_leaves_when_handed_over_not_after_the_application_s_remaining_work(probe: Probe) -> None:
-    # Twisted sent a write on the event loop's next turn: after whatever the application (its metrics,
-    # its log line) and daphne still did in this one. The probe holds the loop after answering until
+@pytest.mark.parametrize("path", ["/then-wait", "/then-wait-chunked"])
+def test_an_answer_leaves_when_handed_over_not_after_the_application_s_remaining_work(probe: Probe, path: str) -> None:
+    # Twisted sent a write on the event loop's next turn: after whatever daphne, Twisted and the
+    # application (its metrics, its log line) still did in this one. The probe holds the loop after answering until
     # this client has read the answer, so the answer must be on the wire while the loop is held.
     flag = Path(tempfile.mkdtemp(prefix="held-")) / "read"
     connection = http.client.HTTPConnection("127.0.0.1", probe.port, timeout=TIMEOUT)
     try:
-        connection.request("GET", f"/then-wait?{flag}")
+        connection.request("GET", f"{path}?{flag}")
         answer = connection.getresponse()
         assert json.loads(answer.read()) == {"answered": True}
         flag.touch()

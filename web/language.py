@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from django.http import HttpRequest
@@ -19,3 +20,12 @@ def language_of(scope: dict[str, Any]) -> str:
     if "accept-language" in headers:
         request.META["HTTP_ACCEPT_LANGUAGE"] = headers["accept-language"]
     return translation.get_language_from_request(request)
+
+
+def speaking(language: str) -> contextlib.AbstractContextManager[Any]:
+    """`translation.override(language)`, or nothing where `language` is already the one in use: an
+    override costs a request served on the loop about as much as its header checks, and leaves the
+    language set in a socket's own context when it ends (a few hundred bytes kept while it is open)."""
+    if translation.get_language() == language:
+        return contextlib.nullcontext()
+    return translation.override(language)

@@ -33,12 +33,11 @@ from django.db import connections
 from django.http import QueryDict
 from django.http.request import split_domain_port, validate_host
 from django.urls import Resolver404, get_resolver
-from django.utils import translation
 from rest_framework.settings import api_settings
 
 from web.api_errors import database_refusal
 from web.errors import ServiceError
-from web.language import language_of
+from web.language import language_of, speaking
 from web.sockets.auth import token_authentication
 
 Headers = list[tuple[bytes, bytes]]
@@ -96,7 +95,7 @@ async def serve(scope: dict[str, Any], body: bytes) -> tuple[int, Headers, bytes
         return None
     route, kwargs, headers, secure = taken
     language = _language(headers.get("accept-language"))
-    with translation.override(language):
+    with speaking(language):
         try:
             player, by_token = await _player(headers)
             request = Request(

@@ -22,7 +22,7 @@ from django.utils import translation
 
 from web.adapters import consume
 from web.errors import ServiceError, error_body
-from web.language import language_of
+from web.language import language_of, speaking
 from web.sockets.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
 
 R = TypeVar("R")
@@ -126,14 +126,8 @@ class JsonConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        language = self.language
-        if translation.get_language() == language:
-            # Nothing to change: an override would leave the language set in this socket's own
-            # context when it ends, a few hundred bytes kept as long as the socket is open.
+        with speaking(self.language):  # every refusal in the player's language
             await handler(message)
-        else:
-            with translation.override(language):  # every refusal in the player's language
-                await handler(message)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         await super().websocket_connect(message)

@@ -169,6 +169,7 @@ def _resolve(path: str) -> tuple[Route, dict[str, Any]] | None:
     return (route, dict(match.kwargs)) if isinstance(route, Route) and not match.args else None
 
 
+@functools.lru_cache(maxsize=256)  # a client names the Host: bounded
 def _host_allowed(host: str | None) -> bool:
     """Whether CommonMiddleware's host check (request.get_host()) lets this Host through."""
     if host is None or settings.USE_X_FORWARDED_HOST:
@@ -208,11 +209,17 @@ async def _player(headers: dict[str, str]) -> tuple[Any, bool]:
     parts = authorization.split()
     if len(parts) != 2 or parts[0].lower() != "token":
         raise Handover()
-    on_loop = getattr(token_authentication(), "authenticate_on_loop", None)
+    on_loop = _on_loop_authentication()
     player = await on_loop(parts[1]) if on_loop is not None else None
     if player is None:
         raise Handover()
     return player, True
+
+
+@functools.cache
+def _on_loop_authentication() -> Callable[[str], Awaitable[Any]] | None:
+    """The token authentication's answer on the loop, if it has one (asked once, not per request)."""
+    return getattr(token_authentication(), "authenticate_on_loop", None)
 
 
 def _refused(refusal: ServiceError) -> Answer:
@@ -295,6 +302,8 @@ def _forget(**kwargs: Any) -> None:
     _available.cache_clear()
     _resolve.cache_clear()
     _language.cache_clear()
+    _on_loop_authentication.cache_clear()
+    _host_allowed.cache_clear()
 
 
 setting_changed.connect(_forget, dispatch_uid="loop_http_settings")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -191,16 +192,20 @@ def _encode(player: Player, created: dt.datetime) -> str:
 
 
 def _decode(text: str) -> tuple[Player, dt.datetime] | None:
-    """The player and the token's creation time, or None for an entry of another version."""
-    found = _values_of(text)
+    """The player and the token's creation time, or None for an entry of another version. Each
+    call gets a player of its own; the text is parsed once (`_parsed`)."""
+    found = _parsed(text)
     if found is None:
         return None
     values, created = found
     return Player.from_db(router.db_for_read(Player), _NAMES, list(values)), created
 
 
-def _values_of(text: str) -> tuple[list[Any], dt.datetime] | None:
-    """The player's column values (in _NAMES's order) and the token's creation time."""
+@functools.lru_cache(maxsize=LOCAL_MAX)
+def _parsed(text: str) -> tuple[tuple[Any, ...], dt.datetime] | None:
+    """The player's column values (in _NAMES's order) and the token's creation time. Kept by the
+    whole text, so a changed entry is parsed anew; which text stands is still asked of this
+    process's copies or Redis on every request."""
     values = json.loads(text)
     if not isinstance(values, list) or len(values) != len(_NAMES) + 1:
         return None  # written by another version of the model: ask PostgreSQL
@@ -208,25 +213,7 @@ def _values_of(text: str) -> tuple[list[Any], dt.datetime] | None:
     for n, name in enumerate(_NAMES):
         if name in _DATETIMES and values[n] is not None:
             values[n] = dt.datetime.fromisoformat(values[n])
-    return values, created
-
-
-# The entries the loop read, decoded once per text: (column values, whether the player is active,
-# the token's creation as a Unix time). Keyed by the whole text, so a changed entry is decoded anew;
-# which text stands is still asked of this process's copies or Redis on every request.
-_decoded: dict[str, tuple[list[Any], bool, float] | None] = {}
-_IS_ACTIVE = _NAMES.index("is_active")
-
-
-def _decoded_once(text: str) -> tuple[list[Any], bool, float] | None:
-    if text in _decoded:
-        return _decoded[text]
-    found = _values_of(text)
-    memo = None if found is None else (found[0], bool(found[0][_IS_ACTIVE]), found[1].timestamp())
-    if len(_decoded) >= LOCAL_MAX:
-        _decoded.clear()
-    _decoded[text] = memo
-    return memo
+    return tuple(values), created
 
 
 class TokenExpired(AuthenticationFailed):
@@ -312,13 +299,11 @@ class CachedTokenAuthentication(TokenAuthentication):
                 return None
             if local is not None:
                 local.keep(name, stored, generation)
-        found = _decoded_once(stored)
+        found = _decode(stored)
         if found is None:
             return None
-        values, active, created = found
-        if not active or created + settings.TOKEN_SECONDS <= time.time():
-            return None
-        return Player.from_db(router.db_for_read(Player), _NAMES, list(values))
+        player, created = found
+        return player if player.is_active and expires_at(created) > timezone.now() else None
 
 
 def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -88,20 +89,13 @@ class Pipeline:
 
 def _name(converted: PostgresQuery) -> bytes:
     """The statement's name on the connection: its text and its parameters' types (a parameter
-    first sent as NULL has no type of its own, as psycopg keys its own prepared statements).
-    Worked out once per text and types: the code's statements are few, and come back on every read."""
-    key = (converted.query, tuple(converted.types))
-    name = _names.get(key)
-    if name is None:
-        digest = hashlib.blake2b(converted.query + repr(converted.types).encode(), digest_size=10).hexdigest()
-        if len(_names) >= _NAMES_MAX:
-            _names.clear()
-        name = _names[key] = b"_loop_" + digest.encode()
-    return name
+    first sent as NULL has no type of its own, as psycopg keys its own prepared statements)."""
+    return _name_of(converted.query, tuple(converted.types))
 
 
-_names: dict[tuple[bytes, tuple[int, ...]], bytes] = {}
-_NAMES_MAX = 1024
+@functools.lru_cache(maxsize=1024)  # worked out once: the code's statements are few, and come back on every read
+def _name_of(query: bytes, types: tuple[int, ...]) -> bytes:
+    return b"_loop_" + hashlib.blake2b(query + repr(types).encode(), digest_size=10).hexdigest().encode()
 
 
 async def _flushed(pgconn: pq.abc.PGconn) -> None:

@@ -9,8 +9,9 @@ but the kept top page (best effort), so a request handed over midway is simply r
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import psycopg
@@ -41,17 +42,19 @@ async def _answer(ask: selectors.Ask) -> Any:
         case selectors.Mine(board, player_id):
             return selectors.mine_of(await reads.get().fetchone(selectors.MINE, [board, board, player_id]))
         case selectors.Together(mine, index):
-            # Both trips at once; an error of either (the database's first) is raised once both ended.
-            answers = await asyncio.gather(_answer(mine), _answer(index), return_exceptions=True)
-            for answer in answers:
-                if isinstance(answer, BaseException):
-                    raise answer
-            return tuple(answers)
-        case selectors.IndexPage(_, read):
+            # Both trips at once, with no task of their own: Redis's commands are written first and
+            # read as they come while PostgreSQL is asked. An error of either (the database's first)
+            # is raised once both ended.
+            indexed = _index_page(index)
             try:
-                return await asks.run_on_loop(read, rank_index.pipelined_on_loop)
-            except (redis.RedisError, OSError):
-                raise Handover() from None  # Django's path answers from SQL, and says so in its log
+                mine_answer = await _answer(mine)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await indexed
+                raise
+            return mine_answer, await indexed
+        case selectors.IndexPage():
+            return await _index_page(ask)
         case selectors.Rows(board, keys):
             return selectors.rows_by_key(await reads.get().fetchall(selectors.ROWS_ANY, [board, keys]))
         case selectors.KeepPage(key, text):
@@ -61,3 +64,15 @@ async def _answer(ask: selectors.Ask) -> Any:
                 log.warning("rank index: page not kept (%s)", error)
             return None
     raise Handover()  # CatchUp, SqlPage, SqlRank: a thread's work
+
+
+def _index_page(ask: selectors.IndexPage) -> Awaitable[Any]:
+    """The index's page: its first trip is on its way when this returns."""
+    return _handed_over_if_redis_fails(asks.begun_on_loop(ask.read, rank_index.pipelined_on_loop))
+
+
+async def _handed_over_if_redis_fails(page: Awaitable[Any]) -> Any:
+    try:
+        return await page
+    except (redis.RedisError, OSError):
+        raise Handover() from None  # Django's path answers from SQL, and says so in its log

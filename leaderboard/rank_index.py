@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Awaitable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
@@ -314,9 +314,10 @@ def pipelined(commands: list[Command]) -> list[Any]:
     return pipe.execute()
 
 
-async def pipelined_on_loop(commands: list[Command]) -> list[Any]:
-    """The same on the running event loop's own client (web/loop_http.py)."""
-    return await client_on_loop().pipeline(commands)
+def pipelined_on_loop(commands: list[Command]) -> Awaitable[list[Any]]:
+    """The same on the running event loop's own client (web/loop_http.py), sent before it returns
+    (web.redis_clients.LoopRedis.pipeline): await the replies."""
+    return client_on_loop().pipeline(commands)
 
 
 def client_on_loop() -> LoopRedis:

@@ -33,3 +33,26 @@ async def run_on_loop(work: Generator[Ask, Any, T], answer: Callable[[Ask], Awai
             ask = work.send(await answer(ask))
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]  # the generator's return type
+
+
+def begun_on_loop(work: Generator[Ask, Any, T], answer: Callable[[Ask], Awaitable[Any]]) -> Awaitable[T]:
+    """`run_on_loop(work, answer)`, with the first ask asked before this returns: an `answer` that
+    sends at once (a Redis pipeline) has it on its way while the caller does something else."""
+    try:
+        first = answer(next(work))
+    except StopIteration as done:
+        return _done(done.value)
+    return _rest(work, first, answer)
+
+
+async def _rest(work: Generator[Ask, Any, T], first: Awaitable[Any], answer: Callable[[Ask], Awaitable[Any]]) -> T:
+    try:
+        ask = work.send(await first)
+        while True:
+            ask = work.send(await answer(ask))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]  # the generator's return type
+
+
+async def _done(value: T) -> T:
+    return value

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 
 from django.utils.translation import gettext
@@ -45,6 +46,13 @@ def parse_board(text: object, *, today: dt.date | None = None) -> Board:
     """
     if not isinstance(text, str) or ":" not in text:
         raise BadRequest(gettext("A board is %(shapes)s.") % {"shapes": _SHAPES})
+    return _parsed(text, today)
+
+
+# A board is read far more often than named anew: each text's board is worked out once (a Board is
+# frozen, so readers share it). A refusal is not kept: it is worded again, in the request's language.
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str, today: dt.date | None) -> Board:
     kind, _, rest = text.strip().partition(":")
     kind = kind.lower()
     clean = rest.lower().endswith(CLEAN)

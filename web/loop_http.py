@@ -101,7 +101,7 @@ async def serve(scope: dict[str, Any], body: bytes) -> tuple[int, Headers, bytes
             request = Request(
                 method=route.method,
                 path=scope["path"],
-                query=QueryDict(scope.get("query_string", b"")),
+                query=_query(scope.get("query_string", b"")),
                 headers=headers,
                 body=body,
                 client=str((scope.get("client") or ("unknown",))[0] or "unknown"),
@@ -190,6 +190,13 @@ def _secure(scope: dict[str, Any], headers: dict[str, str]) -> bool:
         if value is not None:
             return value.split(",", 1)[0].strip() == secure_value
     return scope.get("scheme") == "https"
+
+
+@functools.lru_cache(maxsize=256)
+def _query(text: bytes) -> QueryDict:
+    """The query's parameters. A QueryDict is immutable as made here, so requests asking the same
+    query (a board's first page, every few seconds from each watcher) share one, parsed once."""
+    return QueryDict(text)
 
 
 @functools.lru_cache(maxsize=256)
@@ -304,6 +311,7 @@ def _forget(**kwargs: Any) -> None:
     _language.cache_clear()
     _on_loop_authentication.cache_clear()
     _host_allowed.cache_clear()
+    _query.cache_clear()  # its charset and field limit are settings
 
 
 setting_changed.connect(_forget, dispatch_uid="loop_http_settings")

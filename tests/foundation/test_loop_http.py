@@ -537,3 +537,13 @@ async def test_limits_counted_together_stop_at_the_first_past_its_limit() -> Non
     assert int(counters.get("rl:loop-second:x") or 0) == 1  # not counted past the first refusal, as in turn
     assert int(counters.get("rl:loop-first:x") or 0) == 2
     counters.delete("rl:loop-first:x", "rl:loop-second:x")
+
+
+def test_requests_asking_the_same_query_share_parameters_none_can_change() -> None:
+    shared = loop_http._query(b"limit=2&cursor=x")
+    assert loop_http._query(b"limit=2&cursor=x") is shared and shared.get("limit") == "2"
+    with pytest.raises(AttributeError):
+        shared["limit"] = "100"  # a handler changing it would change the next request's
+    with pytest.raises(AttributeError):
+        shared.pop("cursor")
+    assert loop_http._query(b"limit=2&cursor=x").dict() == {"limit": "2", "cursor": "x"}

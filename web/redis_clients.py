@@ -223,7 +223,7 @@ class _Connection(asyncio.Protocol):
                 replies.append(reply)
             if not self._sent or self._reader.gets() is not False:
                 raise hiredis.ProtocolError("a reply nobody asked for")
-        except hiredis.ProtocolError as error:
+        except Exception as error:  # noqa: BLE001 - a reply not read (garbled, or not text as asked): every caller is told
             self._fail(redis.ConnectionError(f"Redis's reply could not be read: {error}"))
             return
         if self._deadline is not None:

@@ -122,3 +122,12 @@ async def test_a_caller_cancelled_while_waiting_leaves_the_others_their_replies(
     assert await client.execute("GET", "loop-redis:cancelled") == "2"
     assert await client.execute("DEL", "loop-redis:cancelled") == 1
     await client.close()
+
+
+async def test_a_reply_that_cannot_be_read_as_asked_fails_its_callers_and_the_next_connects_again() -> None:
+    redis.Redis.from_url(settings.REDIS_URL).set("loop-redis:bytes", b"\xff\xfe")  # not UTF-8
+    client = LoopRedis(settings.REDIS_URL, decode=True)
+    with pytest.raises(redis.ConnectionError):
+        await client.execute("GET", "loop-redis:bytes")
+    assert await client.execute("DEL", "loop-redis:bytes") == 1
+    await client.close()

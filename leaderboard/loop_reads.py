@@ -68,7 +68,7 @@ async def _answer(ask: selectors.Ask) -> Any:
 
 def _index_page(ask: selectors.IndexPage) -> Awaitable[Any]:
     """The index's page: its first trip is on its way when this returns."""
-    return _handed_over_if_redis_fails(asks.begun_on_loop(ask.read, rank_index.pipelined_on_loop))
+    return _handed_over_if_redis_fails(asks.run_on_loop(ask.read, rank_index.pipelined_on_loop))
 
 
 async def _handed_over_if_redis_fails(page: Awaitable[Any]) -> Any:

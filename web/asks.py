@@ -25,19 +25,10 @@ def run(work: Generator[Ask, Any, T], answer: Callable[[Ask], Any]) -> T:
         return done.value  # type: ignore[no-any-return]  # the generator's return type
 
 
-async def run_on_loop(work: Generator[Ask, Any, T], answer: Callable[[Ask], Awaitable[Any]]) -> T:
-    """`work`'s result, each of its asks answered by awaiting `answer`."""
-    try:
-        ask = next(work)
-        while True:
-            ask = work.send(await answer(ask))
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]  # the generator's return type
-
-
-def begun_on_loop(work: Generator[Ask, Any, T], answer: Callable[[Ask], Awaitable[Any]]) -> Awaitable[T]:
-    """`run_on_loop(work, answer)`, with the first ask asked before this returns: an `answer` that
-    sends at once (a Redis pipeline) has it on its way while the caller does something else."""
+def run_on_loop(work: Generator[Ask, Any, T], answer: Callable[[Ask], Awaitable[Any]]) -> Awaitable[T]:
+    """`work`'s result, each of its asks answered by awaiting `answer`. The first ask is asked before
+    this returns: an `answer` that sends at once (a Redis pipeline, web/redis_clients.py) has it on
+    its way while the caller does something else before awaiting the result."""
     try:
         first = answer(next(work))
     except StopIteration as done:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Final
 
 from .actions import Action, FromFoundation, ToFoundation, move_of, recorded_columns, recorded_move
@@ -204,27 +205,44 @@ class RussianGame(Game):
     def _legal_without_undo(self) -> list[Action]:
         cols = self._cols
         width = len(cols)
-        fits = self._fits
+        onto = self._onto()
         actions: list[Action] = []
         for s in range(width):
             col = cols[s]
             size = len(col)
             up = size - self._down[s]
             for n in range(1, min(up, MAX_GROUP) + 1):
-                card = col[size - n]
-                for t in range(width):
-                    if t != s and fits(card, t):
+                for t in onto(col[size - n]):
+                    if t != s:
                         actions.append(move_of(s + 1, n, t + 1))
         for s in range(width):
             if self._home_refusal(s) is None:
                 actions.append(ToFoundation(s + 1))
         for suit in range(4):
             if self._found[suit]:
-                card = self._found[suit][-1]
-                for t in range(width):
-                    if fits(card, t):
-                        actions.append(FromFoundation(SUITS[suit], t + 1))
+                for t in onto(self._found[suit][-1]):
+                    actions.append(FromFoundation(SUITS[suit], t + 1))
         return actions
+
+    def _onto(self) -> Callable[[int], list[int]]:
+        """The columns a card (with whatever is on it) may go onto, in order, as ``_fits`` judges:
+        the columns are sorted by their top card once, not asked of every card one by one."""
+        classic = self._classic
+        by_top: dict[int, list[int]] = {}
+        empty: list[int] = []
+        for t, target in enumerate(self._cols):
+            if target:
+                by_top.setdefault(target[-1] if classic else RANK_OF[target[-1]], []).append(t)
+            else:
+                empty.append(t)
+        none: list[int] = []
+
+        def onto(card: int) -> list[int]:
+            if RANK_OF[card] == KING:
+                return empty
+            return by_top.get(_HIGHER_SAME[card] if classic else RANK_OF[card] + 1, none)
+
+        return onto
 
     def _best_of(self, s: int, n: int, targets: list[int]) -> int:
         # A double tap looks for a place from the longest column first, then

@@ -134,6 +134,9 @@ def test_legal_actions_are_exactly_what_push_accepts(variant: str, number: int, 
     game, _ = play(code, picks)
     legal = game.legal_actions()
     assert len(set(legal)) == len(legal)
+    moves = [(a.source, a.count, a.target) for a in legal if isinstance(a, Move)]
+    assert moves == sorted(moves)  # docs/state.md: by column, then group size, then target
+    assert legal[: len(moves)] == [a for a in legal if isinstance(a, Move)]  # the moves first
     listed = set(legal)
     candidates = candidate_actions(game) + legal
     before = game.state()

@@ -116,6 +116,17 @@ def test_win_when_all_52_are_home_then_nothing() -> None:
     refused(game, "FS>1", "The game is won")
 
 
+def test_legal_moves_list_each_group_with_its_targets_in_column_order() -> None:
+    game = position("RU1-C-AAAAAAA", ["KH", "", "QH", "", "KS", "JH", "QS"], foundations={"S": "AS 2S"})
+    assert game.legal_actions() == [
+        Move(1, 1, 2), Move(1, 1, 4),
+        Move(3, 1, 1),
+        Move(5, 1, 2), Move(5, 1, 4),
+        Move(6, 1, 3),
+        Move(7, 1, 5),
+    ]  # fmt: skip
+
+
 def test_legal_actions_cover_moves_home_and_take_backs() -> None:
     game = position("RU1-C-AAAAAAA", ["AS", "3H | 2S TD", "3S"], foundations={"H": "AH"})
     legal = game.legal_actions()

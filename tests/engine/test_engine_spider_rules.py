@@ -163,6 +163,17 @@ def test_win_then_nothing_is_accepted() -> None:
     assert game.targets(1, 1) == [] and game.best_target(1, 1) is None
 
 
+def test_legal_moves_list_empty_columns_in_their_place_among_the_targets() -> None:
+    game = position("SD1-S2-AAAAAAA", ["9H", "", "TS", "", "TH", "KH", "KH"])
+    assert game.legal_actions() == [
+        Move(1, 1, 2), Move(1, 1, 3), Move(1, 1, 4), Move(1, 1, 5),
+        Move(3, 1, 2), Move(3, 1, 4),
+        Move(5, 1, 2), Move(5, 1, 4),
+        Move(6, 1, 2), Move(6, 1, 4),
+        Move(7, 1, 2), Move(7, 1, 4),
+    ]  # fmt: skip
+
+
 def test_legal_actions_order_and_contents() -> None:
     game = position("SP1-S2C-AAAAAAA", ["9H 8H", "TS", "9S"] + ["KH"] * 7, stock="AS " * 10)
     legal = game.legal_actions()

@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 
 from games import live
 from games.engine import Action, Game, Undo
-from games.live import LiveGame, LiveSession, progress_of
+from games.live import LiveGame, LiveSession
 from games.models import GameAction, GameSession, Player
 from games.selectors import session_for
 from web.database.group_commit import Statement
@@ -147,15 +147,7 @@ def next_row(current: LiveGame, action: Action) -> tuple[LiveSession, AppendValu
     """The session once `action` (just applied by `current.game`) is stored, and the append's
     parameters: the same for the statement here and for the group commit of the play socket."""
     session, game = current.session, current.game
-    after = dataclasses.replace(
-        session,
-        action_count=session.action_count + 1,
-        score=game.score,
-        moves=game.moves,
-        progress=progress_of(game),
-        won=game.won,
-        undos=session.undos + (1 if isinstance(action, Undo) else 0),
-    )
+    after = session.played(game, undo=isinstance(action, Undo))
     values: AppendValues = {
         "id": session.id,
         "expected": session.action_count,

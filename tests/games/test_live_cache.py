@@ -70,3 +70,20 @@ def test_a_cached_game_gives_back_its_undo_history_to_a_writer_and_to_a_reader()
     assert taken is not None and taken.game.undo_available == 3  # the reader's undos were its own
     taken.game.push(Undo())
     assert taken.game.undo_available == 2 and taken.game.peek() == played[1]
+
+
+def test_a_played_session_counts_the_action_and_keeps_every_other_field() -> None:
+    started, _ = start_session(player=make_player(), code="SP1-S1C-AAAAAAA")
+    game = live.game_for(started)
+    counters = {"action_count": 0, "score": 500, "moves": 0, "progress": 0, "won": False, "undos": 0}
+    # Every other field a value of its own, so that one left behind or mixed up is seen.
+    others = {field.name: object() for field in dataclasses.fields(LiveSession) if field.name not in counters}
+    session = LiveSession(**others, **counters)  # type: ignore[arg-type]
+    game.push(game.legal_actions()[0])
+    moved = session.played(game, undo=False)
+    game.push(Undo())
+    undone = moved.played(game, undo=True)
+    for name, value in others.items():
+        assert getattr(moved, name) is value and getattr(undone, name) is value, name
+    assert (moved.action_count, moved.moves, moved.score, moved.undos) == (1, 1, 499, 0)
+    assert (undone.action_count, undone.moves, undone.score, undone.undos) == (2, game.moves, game.score, 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final
 
 from .errors import InvalidCode
@@ -97,6 +98,11 @@ class GameCode:
         return number_to_letters(self.number, LONG_DEAL_LETTERS if self.long else DEAL_LETTERS)
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:
+        # Written once per code (frozen: it cannot change): every session document shows it.
         return f"{self.variant}-{self.letters}"
 
 

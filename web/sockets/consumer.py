@@ -22,7 +22,7 @@ from django.utils import translation
 
 from web.adapters import consume
 from web.errors import ServiceError, error_body
-from web.language import language_of, speaking
+from web.language import language_of
 from web.sockets.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
 
 R = TypeVar("R")
@@ -110,6 +110,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
 
     _window_start = 0.0
     _window_count = 0
+    _in_its_language: bool | None = None  # whether its language is the one in use (dispatch)
 
     def __call__(self, scope: Any, receive: Any, send: Any) -> Coroutine[Any, Any, None]:
         # The coroutine that serves the socket, handed to the caller to await: no frame of this
@@ -126,7 +127,14 @@ class JsonConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        with speaking(self.language):  # every refusal in the player's language
+        if self._in_its_language is None:
+            # The socket's task keeps the language it started in from one message to the next
+            # (nothing activates one for good): asked once, not on every message.
+            self._in_its_language = translation.get_language() == self.language
+        if self._in_its_language:
+            await handler(message)
+            return
+        with translation.override(self.language):  # every refusal in the player's language
             await handler(message)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:

@@ -30,6 +30,7 @@ from games.engine.cards import NAME_OF
 
 GONE = "-"  # the key naming an object's removed keys; no document has a key of that name
 _SCALARS = (str, int, float, bool, type(None))
+_CONTAINERS = (dict, list)  # a tuple: `dict | list` would make a union on every call, at twice the cost
 _ABSENT = object()
 FRAME_KEYS = frozenset({"type", "base"})  # a delta frame's own keys, beside the document's
 
@@ -77,7 +78,7 @@ def diff(old: Any, new: Any) -> Any:
     if isinstance(old, dict) and isinstance(new, dict):
         return _diff_object(old, new)
     if isinstance(old, list) and isinstance(new, list):
-        if len(old) == len(new) and new and all(isinstance(item, dict | list) for item in new):
+        if len(old) == len(new) and new and all(isinstance(item, _CONTAINERS) for item in new):
             return {str(i): diff(a, b) for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b}
         return _splices(old, new)
     if isinstance(old, list) and isinstance(new, dict):
@@ -89,13 +90,17 @@ def _diff_object(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     if GONE in old or GONE in new:
         raise Unchangeable(f"a key named {GONE!r}")
     change: dict[str, Any] = {}
+    added = 0
     for key, value in new.items():
         was = old.get(key, _ABSENT)
         if was != value:  # a scalar, or a new key, is its own change: no call to diff for it
-            change[key] = diff(was, value) if was is not _ABSENT and isinstance(value, dict | list) else value
-    gone = [key for key in old if key not in new]
-    if gone:
-        change[GONE] = gone
+            if was is _ABSENT:
+                added += 1
+                change[key] = value
+            else:
+                change[key] = diff(was, value) if isinstance(value, _CONTAINERS) else value
+    if len(old) + added != len(new):  # then some key is gone (a document's keys rarely change)
+        change[GONE] = [key for key in old if key not in new]
     return change
 
 

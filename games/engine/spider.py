@@ -262,16 +262,25 @@ class SpiderGame(Game):
         return actions
 
     def _best_of(self, s: int, n: int, targets: list[int]) -> int:
-        suit = SUIT_OF[self._cols[s][-n]]
-        same = [t for t in targets if self._cols[t] and SUIT_OF[self._cols[t][-1]] == suit]
-        other = [t for t in targets if self._cols[t] and SUIT_OF[self._cols[t][-1]] != suit]
-        empty = [t for t in targets if not self._cols[t]]
-        # Spider: same suit, another suit, an empty column; Spiderette: same suit,
-        # an empty column, another suit (the seeds' double-click).
-        tiers = (same, other, empty) if self._floor else (same, empty, other)
-        for tier in tiers:
-            if tier:
-                return tier[0]
+        # Spider: same suit, another suit, an empty column; Spiderette: same suit, an empty column,
+        # another suit (the seeds' double-click); the first of each kind. One pass over the targets.
+        cols = self._cols
+        suit = SUIT_OF[cols[s][-n]]
+        other = empty = -1
+        for t in targets:
+            target = cols[t]
+            if not target:
+                if empty < 0:
+                    empty = t
+            elif SUIT_OF[target[-1]] == suit:
+                return t
+            elif other < 0:
+                other = t
+        first, then = (other, empty) if self._floor else (empty, other)
+        if first >= 0:
+            return first
+        if then >= 0:
+            return then
         raise AssertionError("targets was not empty")
 
 

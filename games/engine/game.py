@@ -40,6 +40,17 @@ def _no_foundation(suit: object) -> IllegalAction:
     return IllegalAction("no_such_foundation", {"letter": suit if isinstance(suit, str | int) else repr(suit)})
 
 
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slots_of(cls: type) -> tuple[str, ...]:
+    """Every slot of a game class, its bases' too (a copy sets each; looked up once per class)."""
+    slots = _SLOTS.get(cls)
+    if slots is None:
+        slots = _SLOTS[cls] = tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
+    return slots
+
+
 class Game:
     """One game of Spider, Spiderette or Russian Solitaire; make it with ``Game.from_code``."""
 
@@ -206,9 +217,8 @@ class Game:
     def _copy_with(self, columns: list[list[int]]) -> Game:
         """A copy of this game (as ``copy`` describes it) whose columns are ``columns``."""
         other = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                setattr(other, name, getattr(self, name))
+        for name in _slots_of(type(self)):
+            setattr(other, name, getattr(self, name))
         other._cols = columns
         other._down = list(self._down)
         other._removed = list(self._removed)

@@ -207,7 +207,7 @@ class Socket:
         if self.asked_at:
             seconds = time.perf_counter() - self.asked_at
             self.asked_at = 0.0
-            metrics.SOCKET_ANSWER_SECONDS.labels(self.kind).observe(seconds)
+            metrics.socket_answer_seconds(self.kind).observe(seconds)
             if access.isEnabledFor(logging.DEBUG):
                 access.debug(
                     "socket message %d answered",

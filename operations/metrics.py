@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Callable, Iterator
-from functools import wraps
+from functools import cache, wraps
 from typing import Any, TypeVar
 
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
@@ -51,6 +51,14 @@ OPEN_SOCKETS = Gauge("league_open_sockets", "WebSockets open now, by kind", ["ki
 SOCKET_ANSWER_SECONDS = Histogram(
     "league_socket_answer_seconds", "A socket message in to its answer out, by kind", ["kind"], buckets=_FAST
 )
+
+
+@cache
+def socket_answer_seconds(kind: str) -> Histogram:
+    """SOCKET_ANSWER_SECONDS of one kind of socket (a bounded set): labelled once, not per answer."""
+    return SOCKET_ANSWER_SECONDS.labels(kind)
+
+
 VERIFICATION_SECONDS = Histogram(
     "league_verification_seconds",
     "Replaying a whole log from its deal",

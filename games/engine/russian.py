@@ -55,9 +55,7 @@ class RussianGame(Game):
         """A single tap sends the column's last card home when it fits there."""
         if self._won or type(column) is not int or not 1 <= column <= len(self._cols):
             return None
-        if self._home_refusal(column - 1) is not None:
-            return None
-        return ToFoundation(column)
+        return ToFoundation(column) if self._goes_home(column - 1) else None
 
     # ------------------------------------------------------------------ moves
 
@@ -114,6 +112,12 @@ class RussianGame(Game):
         self._remember(before << 18 | flipped | record)
 
     # ------------------------------------------------------------ foundations
+
+    def _goes_home(self, s: int) -> bool:
+        """Whether column ``s``'s last card may go home: ``_home_refusal`` is None, without making a
+        refusal to say so (every legal-action list and every tap asks of each column)."""
+        col = self._cols[s]
+        return bool(col) and len(self._found[SUIT_OF[col[-1]]]) == RANK_OF[col[-1]]
 
     def _home_refusal(self, s: int) -> IllegalAction | None:
         if not 0 <= s < len(self._cols):
@@ -216,7 +220,7 @@ class RussianGame(Game):
                     if t != s:
                         actions.append(move_of(s + 1, n, t + 1))
         for s in range(width):
-            if self._home_refusal(s) is None:
+            if self._goes_home(s):
                 actions.append(ToFoundation(s + 1))
         for suit in range(4):
             if self._found[suit]:

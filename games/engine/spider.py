@@ -130,6 +130,11 @@ class SpiderGame(Game):
 
     # ------------------------------------------------------------------ deals
 
+    def _can_deal(self) -> bool:
+        """Whether a row may be dealt: ``_deal_refusal`` is None, without making a refusal to say so
+        (every legal-action list asks)."""
+        return self._stock_pos < len(self._stock) and all(self._cols)
+
     def _deal_refusal(self) -> IllegalAction | None:
         if self._stock_pos >= len(self._stock):
             return IllegalAction("stock_empty")
@@ -257,7 +262,7 @@ class SpiderGame(Game):
                 for t in onto[RANK_OF[col[size - n]] + 1]:
                     if t != s:
                         actions.append(move_of(s + 1, n, t + 1))
-        if self._deal_refusal() is None:
+        if self._can_deal():
             actions.append(DEAL_ROW)
         return actions
 

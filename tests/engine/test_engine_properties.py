@@ -153,6 +153,9 @@ def test_legal_actions_are_exactly_what_push_accepts(variant: str, number: int, 
     for action in legal:
         if isinstance(action, Move):
             assert action.target in game.targets(action.source, action.count)
+    for column in range(1, game.layout.columns + 1):  # a tap sends a card home exactly when that is legal
+        home = ToFoundation(column)
+        assert game.tap_action(column) == (home if game.has_foundations and home in listed else None)
 
 
 @every_variant

@@ -157,6 +157,24 @@ async def test_a_batch_commits_the_sessions_whose_log_did_not_move_on() -> None:
     assert rows[0] is not None and rows[1] is None and rows[2] is not None
     counts = [await database_sync_to_async(stored_count)(session.id) for session in sessions]
     assert counts == [(1, 1), (1, 1), (1, 1)]  # the moved-on log got nothing more
+    for written in (first, second):  # each value of a batched append is stored where it belongs
+        assert await database_sync_to_async(stored_append)(written["id"]) == {
+            key: written[key] for key in ("count", "token", "score", "moves", "progress", "won", "undos")
+        }
+
+
+def stored_append(session_id: uuid.UUID) -> dict[str, object]:
+    session = GameSession.objects.get(pk=session_id)
+    token = GameAction.objects.get(session_id=session_id, seq=session.action_count).token
+    return {
+        "count": session.action_count,
+        "token": token,
+        "score": session.score,
+        "moves": session.moves,
+        "progress": session.progress,
+        "won": session.won,
+        "undos": session.undos,
+    }
 
 
 # A statement alone or many at once, with the transaction it ran in, and one that fails on a zero.

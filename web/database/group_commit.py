@@ -2,7 +2,7 @@
 statement, its transaction and its one commit (one WAL flush, one round trip), on one connection
 of that loop's own.
 
-A `Statement` says how one write is made alone and how many are made at once (arrays unnested
+A `Statement` says how one write is made alone and how many are made at once (all of their rows
 in one statement: play's appends). A script is a write of several statements run in order (a
 submission's result with its deal and its boards); the scripts of a batch go in one pipeline
 (web.database.pipelines), which PostgreSQL commits at its sync, all or none. Each write is answered only once the commit

@@ -92,6 +92,8 @@ def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
 
 def starts_in_ms(session: GameSession | LiveSession, now: dt.datetime) -> int:
     """A race's countdown: how long until its games may be played (0 once they may)."""
+    if now >= session.started_at:  # as a rule: no arithmetic for it on every action
+        return 0
     return max(0, int((session.started_at - now).total_seconds() * 1000))
 
 

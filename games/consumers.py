@@ -9,7 +9,8 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import live, play_loop, selectors, services, session_delta, why
+from games import live, play_loop, selectors, services, why
+from games.last_sent import LastSent
 from games.models import Player
 from games.players import token_auth
 from games.players.signed_in import signed_in_player
@@ -75,8 +76,6 @@ class PlayConsumer(JsonConsumer):
     # Requests and answers only, nothing is pushed here: no channel layer, so that play over the
     # socket goes on while Redis is away (an alias with no layer configured gives None).
     channel_layer_alias = "play-needs-no-channel-layer"
-    # The last session document sent, as its JSON (session_delta): what the next delta applies to.
-    sent: bytes | None = None
 
     async def connect(self) -> None:
         await self.accept()
@@ -90,6 +89,7 @@ class PlayConsumer(JsonConsumer):
             await self.close(code=CLOSE_SIGNED_OUT)
             return
         self.player = user
+        self.last_sent = LastSent()  # what the next delta applies to (games/last_sent.py)
         self.sign_in = SignIn(user.pk)  # asked on the first message, then kept (web/sockets/sign_ins.py)
         token_auth.local_cache()  # the revocations' listener, which lets the sign-in be kept
         try:
@@ -98,18 +98,20 @@ class PlayConsumer(JsonConsumer):
             await self.send_refusal(error)
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.send_session(document)
+        await self.send_session(document, playing=False)
 
     async def disconnect(self, code: int) -> None:
         sign_in = getattr(self, "sign_in", None)
         if sign_in is not None:
             sign_in.close()
+        last_sent = getattr(self, "last_sent", None)
+        if last_sent is not None:
+            last_sent.close()
 
-    async def send_session(self, document: dict[str, Any]) -> None:
+    async def send_session(self, document: dict[str, Any], *, playing: bool = True) -> None:
         """Every session document this socket sends leaves through here: the whole of it first, then
         what changed since the last one (docs/api.md)."""
-        frame, self.sent = session_delta.next_frame(document, self.sent)
-        await self.outlet.put(Frame.of_json(frame))
+        await self.outlet.put(Frame.of_json(self.last_sent.frame(document, playing=playing)))
 
     async def receive_message(self, message: dict[str, Any]) -> None:
         if message["type"] not in {"action", "finish", "why", "sync"}:
@@ -151,7 +153,7 @@ class PlayConsumer(JsonConsumer):
         if until is not None:
             self.sign_in.arm(arming, until)
         if message["type"] == "sync":
-            self.sent = None  # asked for: the whole document, whatever the client holds
+            self.last_sent.forget()  # asked for: the whole document, whatever the client holds
         if answer["type"] == "session":
             await self.send_session(answer["document"])
         else:

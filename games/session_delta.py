@@ -12,10 +12,10 @@ Which kind it is follows from the old value, so nothing is tagged:
 - anything else: the new value itself.
 
 A change carries only values of the new document, and indexes and key names of the old one the
-socket sent before: never more than the whole document would (fair play). The socket keeps the
-last document it sent as its compact JSON, compressed against the words every document repeats
-(`keep`): about a third of the JSON's size or less, for about 10 us an action (bench/README.md,
-memory per play socket).
+socket sent before: never more than the whole document would (fair play). A socket that waits
+keeps the last document it sent as its compact JSON, compressed against the words every document
+repeats (`keep`): about a third of the JSON's size or less (bench/README.md, memory per play
+socket); one that plays keeps it as it is (games.last_sent).
 """
 
 from __future__ import annotations
@@ -172,9 +172,9 @@ def merge(old: Any, change: Any) -> Any:
     return change
 
 
-def next_frame(document: dict[str, Any], sent: bytes | None) -> tuple[bytes, bytes]:
-    """The frame that brings a socket's client from the document it was sent last (`sent`, as `keep`
-    made it; None: nothing yet) to `document`, and what to keep of `document` in its place.
+def next_frame(document: dict[str, Any], before: dict[str, Any] | None) -> tuple[bytes, bytes]:
+    """The frame that brings a socket's client from the document it was sent last (`before`; None:
+    nothing yet) to `document`, and `document`'s own JSON (what `keep` takes).
 
     The whole document (`{"type": "session", ...}`) first, and whenever a delta would not be
     smaller; otherwise `{"type": "delta", "base", "actions", ...the change of the document}`:
@@ -183,18 +183,16 @@ def next_frame(document: dict[str, Any], sent: bytes | None) -> tuple[bytes, byt
     """
     encoded = orjson.dumps(document)
     whole = b'{"type":"session",' + encoded[1:] if document else b'{"type":"session"}'
-    kept = keep(encoded)
-    if sent is None or FRAME_KEYS & document.keys():
-        return whole, kept
-    before = kept_document(sent)
+    if before is None or FRAME_KEYS & document.keys():
+        return whole, encoded
     try:
         changes = diff(before, document)
     except Unchangeable:
-        return whole, kept
+        return whole, encoded
     frame = orjson.dumps(
         {"type": "delta", "base": before.get("actions"), "actions": document.get("actions"), **changes}
     )
-    return (frame if len(frame) < len(whole) else whole), kept
+    return (frame if len(frame) < len(whole) else whole), encoded
 
 
 def changes_of(frame: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection
+from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -13,6 +13,7 @@ from games import refusals
 from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import StoredCode
 from web.database.prepared import fetchone
+from web.database.values import preparing_wrapper
 from web.errors import Unprocessable
 
 # The longest code is 28 characters (a long code, docs/codes.md); anything much longer is refused
@@ -62,7 +63,7 @@ RETURNING id"""
 
 def stored_code_statement(code: GameCode) -> tuple[str, list[Any]]:
     """The get-or-make of the code's StoredCode row, whose row is its id (stored_code_row)."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    now = preparing_wrapper().ops.adapt_datetimefield_value(timezone.now())
     return _STORED_CODE, [str(code), code.game, code.variant, now]
 
 

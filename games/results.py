@@ -13,7 +13,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.utils import timezone
 
 from games import verified
@@ -24,6 +24,7 @@ from games.ranking import RESULT_ID_WIDTH
 from games.verification import Outcome
 from web.database import group_commit
 from web.database.prepared import Row, fetch_each
+from web.database.values import preparing_wrapper
 from web.sockets.consumer import in_database_thread
 
 # Every column but the id, in the model's order; one INSERT ... RETURNING (prepared on PostgreSQL)
@@ -167,9 +168,8 @@ class _Write:
         )
         held_back = bool(session is not None and session.code_secret)
         event = verified.Event(kind="verified", result=result, held_back=held_back)
-        # The wrapper itself, not its per-context proxy: each field reads it several times, and on the
-        # event loop each read through the proxy was a context-variable lookup (bench/README.md).
-        database = connections[DEFAULT_DB_ALIAS]
+        # One wrapper per process, not the per-context one: only the values are prepared with it.
+        database = preparing_wrapper()
         # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
         then, told = verified.announce_with(event, _NEW[database.vendor])
         values = [f.get_db_prep_save(f.pre_save(result, add=True), database) for f in _FIELDS]

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 
 from games import verified
@@ -23,6 +22,7 @@ from leaderboard import rank_index
 from leaderboard.models import BoardEntry, BoardVersion
 from operations import metrics
 from web.database.prepared import fetch_each
+from web.database.values import preparing_wrapper
 
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
@@ -110,7 +110,7 @@ def offer_statements(
     else:
         ranked = RankKey.of(**_key_parts(result), result_id=0)  # the id is read in SQL
         (bump, offer), key = _offer_of_new(new), ranked.prefix()
-    adapt = connection.ops.adapt_datetimefield_value
+    adapt = preparing_wrapper().ops.adapt_datetimefield_value
     entry = [
         board,
         result.player_id,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Final
 
 from .errors import InvalidCode
@@ -98,12 +97,12 @@ class GameCode:
         return number_to_letters(self.number, LONG_DEAL_LETTERS if self.long else DEAL_LETTERS)
 
     def __str__(self) -> str:
-        return self._text
-
-    @cached_property
-    def _text(self) -> str:
-        # Written once per code (frozen: it cannot change): every session document shows it.
-        return f"{self.variant}-{self.letters}"
+        # Written once per code (frozen: it cannot change): every session document shows it. Kept
+        # by hand, as cached_property would, without the lock Python 3.11's takes on first use.
+        text: str | None = self.__dict__.get("_text")
+        if text is None:
+            text = self.__dict__["_text"] = f"{self.variant}-{self.letters}"
+        return text
 
 
 def parse_variant(text: object) -> str:

@@ -22,10 +22,15 @@ def language_of(scope: dict[str, Any]) -> str:
     return translation.get_language_from_request(request)
 
 
+def in_use(language: str) -> bool:
+    """Whether `language` is the one in use already, so that an override would change nothing."""
+    return translation.get_language() == language
+
+
 def speaking(language: str) -> contextlib.AbstractContextManager[Any]:
     """`translation.override(language)`, or nothing where `language` is already the one in use: an
     override costs a request served on the loop about as much as its header checks, and leaves the
-    language set in a socket's own context when it ends (a few hundred bytes kept while it is open)."""
-    if translation.get_language() == language:
+    language set in its context when it ends (a socket's: a few hundred bytes while it is open)."""
+    if in_use(language):
         return contextlib.nullcontext()
     return translation.override(language)

@@ -22,7 +22,7 @@ from django.utils import translation
 
 from web.adapters import consume
 from web.errors import ServiceError, error_body
-from web.language import language_of
+from web.language import in_use, language_of
 from web.sockets.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
 
 R = TypeVar("R")
@@ -130,7 +130,7 @@ class JsonConsumer(AsyncWebsocketConsumer):
         if self._in_its_language is None:
             # The socket's task keeps the language it started in from one message to the next
             # (nothing activates one for good): asked once, not on every message.
-            self._in_its_language = translation.get_language() == self.language
+            self._in_its_language = in_use(self.language)
         if self._in_its_language:
             await handler(message)
             return

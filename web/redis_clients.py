@@ -80,7 +80,7 @@ class LoopRedis:
     def pipeline(self, commands: Sequence[Sequence[str | int | float | bytes]]) -> Awaitable[list[Any]]:
         """The replies to `commands`, in order, sent in one round trip: written now if connected and
         no exchange is under way, else with the next one; await the result for the replies."""
-        asked = _Asked(b"".join(_packed(command) for command in commands), len(commands))
+        asked = _Asked.of(commands)
         connection = self._connection
         if connection is not None and connection.open:
             connection.ask(asked)
@@ -106,7 +106,7 @@ class LoopRedis:
                 if options.get("db"):
                     greeting.append(("SELECT", int(options["db"])))
                 if greeting:
-                    greeted = _Asked(b"".join(_packed(command) for command in greeting), len(greeting))
+                    greeted = _Asked.of(greeting)
                     connection.ask(greeted)
                     for reply in await greeted.future:
                         if isinstance(reply, hiredis.ReplyError):
@@ -170,6 +170,10 @@ class _Asked:
         self.packed = packed
         self.count = count
         self.future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+
+    @classmethod
+    def of(cls, commands: Sequence[Sequence[str | int | float | bytes]]) -> _Asked:
+        return cls(b"".join(_packed(command) for command in commands), len(commands))
 
     def answer(self, replies: list[Any]) -> None:
         if not self.future.done():  # its caller may have been cancelled: the replies are dropped

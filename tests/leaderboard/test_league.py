@@ -15,15 +15,21 @@ from leaderboard.models import BoardEntry
 from tests.leaderboard.factories import daily_of, legal_walk, make_result, named
 
 pytestmark = pytest.mark.django_db
-TODAY = timezone.now().astimezone(dt.UTC).date()
 
 
-def test_past_days_newest_first_with_players_and_leader(api: APIClient) -> None:
+@pytest.fixture
+def today() -> dt.date:
+    """Read when the test runs, not when the module is imported: a run that crosses midnight UTC
+    would otherwise date its dailies a day behind the service's own today."""
+    return timezone.now().astimezone(dt.UTC).date()
+
+
+def test_past_days_newest_first_with_players_and_leader(api: APIClient, today: dt.date) -> None:
     alice, bob = named("alice"), named("bob")
-    old = daily_of(TODAY - dt.timedelta(days=2), "SP1-S4C", "SP1-S4C-AAAAAAB")
-    yesterday = daily_of(TODAY - dt.timedelta(days=1), "SP1-S4C", "SP1-S4C-AAAAAAC")
-    other = daily_of(TODAY - dt.timedelta(days=1), "RU1-C", "RU1-C-AAAAAAC")
-    daily_of(TODAY, "SP1-S4C", "SP1-S4C-AAAAAAE")  # today's board is live, not archived
+    old = daily_of(today - dt.timedelta(days=2), "SP1-S4C", "SP1-S4C-AAAAAAB")
+    yesterday = daily_of(today - dt.timedelta(days=1), "SP1-S4C", "SP1-S4C-AAAAAAC")
+    other = daily_of(today - dt.timedelta(days=1), "RU1-C", "RU1-C-AAAAAAC")
+    daily_of(today, "SP1-S4C", "SP1-S4C-AAAAAAE")  # today's board is live, not archived
     make_result(alice, old.stored_code.code, daily=old, score=400, sequences=0, moves=100)
     make_result(bob, old.stored_code.code, daily=old, score=450, sequences=0, moves=50)
     make_result(alice, yesterday.stored_code.code, daily=yesterday, score=300, sequences=0, moves=10)
@@ -68,10 +74,10 @@ def test_all_time_best_is_each_players_best_result_on_any_deal_of_the_variant(ap
     assert all("board" not in e and "code" not in e for e in doc["entries"])
 
 
-def test_all_time_wins_and_streaks_come_from_the_statistics(api: APIClient) -> None:
+def test_all_time_wins_and_streaks_come_from_the_statistics(api: APIClient, today: dt.date) -> None:
     alice, bob = named("alice"), named("bob")
     for day in (3, 2, 1):
-        daily = daily_of(TODAY - dt.timedelta(days=day), "SD1-S1", f"SD1-S1-AAAAAA{'BCD'[day - 1]}")
+        daily = daily_of(today - dt.timedelta(days=day), "SD1-S1", f"SD1-S1-AAAAAA{'BCD'[day - 1]}")
         make_result(alice, daily.stored_code.code, daily=daily, won=True, sequences=4, score=800)
     make_result(bob, "SD1-S1-AAAAAAE", won=True, sequences=4, score=800, undos=1)  # a win, not a clean one
     wins = api.get("/api/leaderboards/all-time/SD1-S1", {"by": "wins"}).json()["entries"]

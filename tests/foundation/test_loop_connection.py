@@ -44,3 +44,61 @@ async def test_a_broken_connection_fails_its_read_and_is_replaced_on_the_next(co
         await reads.fetchone("SELECT 1", [])
     assert await reads.fetchone("SELECT 2", []) == (2,)
     assert len(connects) == 3  # the first, the one that ended it, the new one
+
+
+@pytest.fixture
+def round_trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of statements in each round trip of the loop's reads."""
+    from web.database.pipelines import Pipeline
+
+    sizes: list[int] = []
+    real = Pipeline.fetch_rows
+
+    async def counted(self: Pipeline, statements: Any, every_row: Any) -> Any:
+        sizes.append(len(statements))
+        return await real(self, statements, every_row)
+
+    monkeypatch.setattr(Pipeline, "fetch_rows", counted)
+    return sizes
+
+
+async def test_reads_that_arrive_during_a_round_trip_share_the_next(round_trips: list[int]) -> None:
+    reads = loop_connection.reads.get()
+    await reads.fetchone("SELECT 0", [])  # connected
+    round_trips.clear()
+    ones = [reads.fetchone("SELECT %s::int", [n]) for n in range(6)]
+    alls = [reads.fetchall("SELECT generate_series(1, %s::int)", [n]) for n in range(1, 4)]
+    rows = await asyncio.gather(*ones, *alls)
+    assert rows == [(n,) for n in range(6)] + [[(k,) for k in range(1, n + 1)] for n in range(1, 4)]
+    assert round_trips == [1, 8]  # the first alone, at once; the eight that waited for it together
+
+
+async def test_a_read_that_fails_in_a_shared_round_trip_fails_alone(round_trips: list[int]) -> None:
+    reads = loop_connection.reads.get()
+    await reads.fetchone("SELECT 0", [])
+    round_trips.clear()
+    answers = await asyncio.gather(
+        reads.fetchone("SELECT 1", []),
+        reads.fetchone("SELECT 2", []),
+        reads.fetchone("SELECT 1 / %s::int", [0]),
+        reads.fetchone("SELECT 4", []),
+        return_exceptions=True,
+    )
+    assert answers[:2] == [(1,), (2,)] and answers[3] == (4,)
+    assert isinstance(answers[2], psycopg.errors.DivisionByZero)
+    assert round_trips == [1, 3, 1, 1, 1]  # the shared one failed: each of its reads again, alone
+    assert await reads.fetchone("SELECT 5", []) == (5,)  # and the connection serves on
+
+
+async def test_a_read_whose_caller_went_away_leaves_the_others_answered(round_trips: list[int]) -> None:
+    reads = loop_connection.reads.get()
+    await reads.fetchone("SELECT 0", [])
+    first = asyncio.ensure_future(reads.fetchone("SELECT pg_sleep(0.05), 1", []))
+    await asyncio.sleep(0.01)  # the first is under way
+    gone = asyncio.ensure_future(reads.fetchone("SELECT 2", []))
+    kept = asyncio.ensure_future(reads.fetchone("SELECT 3", []))
+    await asyncio.sleep(0)
+    gone.cancel()
+    assert (await first)[1] == 1  # type: ignore[index]
+    assert await kept == (3,)
+    assert gone.cancelled()

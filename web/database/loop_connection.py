@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,30 +43,90 @@ async def connect() -> psycopg.AsyncConnection[Any]:
     )
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Read:
+    """A read waiting for the round trip under way to end: it goes with the next one."""
+
+    query: str
+    params: Params
+    every_row: bool
+    answer: asyncio.Future[list[Row]]
+
+
 class LoopConnection:
     """One of the loop's connections: prepared statements sent the lean way (web.database.pipelines),
-    one call at a time (the others wait for the connection); reconnected on the next call after it
-    broke. psycopg.Error if a call fails."""
+    one round trip at a time. A read that finds the connection free is sent at once; the reads that
+    arrive while a round trip is under way wait for it and then share the next, one pipeline for
+    them all, so a busy loop pays one send, one wake-up of PostgreSQL and one answer to read for
+    many. Reconnected on the next call after it broke. psycopg.Error if a call fails."""
 
     def __init__(self) -> None:
         self._connection: psycopg.AsyncConnection[Any] | None = None
         self._pipeline: Pipeline | None = None
         self._connecting = asyncio.Lock()  # the first calls of a loop arrive together: one connects
+        self._busy = False  # a round trip is under way
+        self._waiting: list[_Read] = []
+        self._serving: asyncio.Task[None] | None = None  # held: the loop keeps only a weak reference
 
     async def fetchone(self, query: str, params: Params) -> Row | None:
         """The first row of `query`."""
-        pipeline = await self._pipeline_now()
-        try:
-            (row,) = await pipeline.fetch_each([(query, params)])
-        except (psycopg.OperationalError, psycopg.InterfaceError):
-            await self.close()
-            raise
-        return row
+        rows = await self._read(query, params, every_row=False)
+        return rows[0] if rows else None
 
     async def fetchall(self, query: str, params: Params) -> list[Row]:
+        return await self._read(query, params, every_row=True)
+
+    async def _read(self, query: str, params: Params, *, every_row: bool) -> list[Row]:
+        if self._busy:
+            answer: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
+            self._waiting.append(_Read(query, params, every_row, answer))
+            return await answer
+        self._busy = True
+        try:
+            (rows,) = await self._round_trip([(query, params)], [every_row])
+        finally:
+            self._next()
+        return rows
+
+    def _next(self) -> None:
+        """The round trip under way ended: the reads that waited for it go together, on a task of
+        their own (their callers only await their answers)."""
+        waiting, self._waiting = self._waiting, []
+        self._busy = bool(waiting)
+        self._serving = asyncio.get_running_loop().create_task(self._serve(waiting)) if waiting else None
+
+    async def _serve(self, reads: list[_Read]) -> None:
+        try:
+            await self._answer_each(reads)
+        except BaseException as error:  # not a database's error (the loop stopping): none waits forever
+            for read in reads:
+                _answer(read, error=error)
+            raise
+        finally:
+            self._next()
+
+    async def _answer_each(self, reads: list[_Read]) -> None:
+        statements = [(read.query, read.params) for read in reads]
+        try:
+            answers = await self._round_trip(statements, [read.every_row for read in reads])
+        except (psycopg.OperationalError, psycopg.InterfaceError) as broken:
+            for read in reads:
+                _answer(read, error=broken)
+            return
+        except psycopg.Error as error:
+            if len(reads) == 1:
+                _answer(reads[0], error=error)
+                return
+            for read in reads:  # one read's error took the others back: each again, alone
+                await self._answer_each([read])
+            return
+        for read, rows in zip(reads, answers, strict=True):
+            _answer(read, rows)
+
+    async def _round_trip(self, statements: list[tuple[str, Params]], every_row: list[bool]) -> list[list[Row]]:
         pipeline = await self._pipeline_now()
         try:
-            return await pipeline.fetchall(query, params)
+            return await pipeline.fetch_rows(statements, every_row)
         except (psycopg.OperationalError, psycopg.InterfaceError):
             await self.close()
             raise
@@ -96,3 +157,15 @@ class LoopConnection:
 # The loop's reads; its writes go through its group commit (web.database.group_commit), on a
 # connection of their own: a read never waits behind a commit.
 reads: PerLoop[LoopConnection] = PerLoop(LoopConnection)
+
+
+def _answer(read: _Read, rows: list[Row] | None = None, *, error: BaseException | None = None) -> None:
+    answer = read.answer
+    if answer.done():  # its caller went away
+        return
+    if isinstance(error, asyncio.CancelledError):
+        answer.cancel()
+    elif error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(rows or [])

@@ -41,14 +41,17 @@ class Pipeline:
 
     async def fetch_each(self, statements: Sequence[tuple[str, Params]]) -> list[Row | None]:
         """The first row of each statement, run in order in one round trip and one transaction."""
-        return [rows[0] if rows else None for rows in await self._run(statements, every_row=False)]
+        every_row = [False] * len(statements)
+        return [rows[0] if rows else None for rows in await self.fetch_rows(statements, every_row)]
 
     async def fetchall(self, query: str, params: Params) -> list[Row]:
         """Every row of one statement."""
-        (rows,) = await self._run([(query, params)], every_row=True)
+        (rows,) = await self.fetch_rows([(query, params)], [True])
         return rows
 
-    async def _run(self, statements: Sequence[tuple[str, Params]], *, every_row: bool) -> list[list[Row]]:
+    async def fetch_rows(self, statements: Sequence[tuple[str, Params]], every_row: Sequence[bool]) -> list[list[Row]]:
+        """The rows of each statement (all of them where `every_row` says so, else the first at
+        most), run in order in one round trip and one transaction."""
         connection = self.connection
         pgconn = connection.pgconn
         transformer = Transformer(connection)
@@ -73,6 +76,7 @@ class Pipeline:
                     pgconn.exit_pipeline_mode()
         failed: pq.abc.PGresult | None = None
         rows: list[list[Row]] = []
+        wanted = iter(every_row)
         for preparing, result in zip(sent, results, strict=True):
             if result.status not in _OK:
                 failed = failed or result
@@ -80,7 +84,7 @@ class Pipeline:
                 self._prepared.add(preparing)  # prepared statements outlive a failed transaction
             elif failed is None:
                 transformer.set_pgresult(result)
-                count = result.ntuples if every_row else min(result.ntuples, 1)
+                count = result.ntuples if next(wanted) else min(result.ntuples, 1)
                 rows.append(transformer.load_rows(0, count, tuple))
         if failed is not None:
             raise psycopg.errors.error_from_result(failed, encoding=connection.info.encoding)

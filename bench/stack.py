@@ -147,6 +147,7 @@ class Stack:
             f"stack: database {self.db}, redis db {REDIS_DB} prefix {self.tag}, "
             f"{self.workers} daphne on ports {self.ports} ({time.perf_counter() - t0:.1f} s to start)"
         )
+        self.say(host_speed())
 
     def start_worker(self, n: int) -> None:
         port = free_port()
@@ -447,3 +448,20 @@ class CpuMeter:
             per = f", {used / work * 1e6:,.0f} us/{what}" if work else ""
             parts.append(f"{name} {used / wall * 100:.0f}% of a core{per}")
         return f"cpu over {wall:.1f} s: " + "; ".join(parts)
+
+
+_PROBE_LOOPS = 2_000_000
+
+
+def host_speed() -> str:
+    """How fast this host runs plain Python just now: the best of three runs of one fixed loop.
+    The shared hosts these benches run on change speed from hour to hour (by 3x on 5 Dec 2026), so
+    figures from two sittings compare only beside this line; within a sitting, pairs do."""
+    best = math.inf
+    for _ in range(3):
+        t0 = time.perf_counter()
+        total = 0
+        for i in range(_PROBE_LOOPS):
+            total += i
+        best = min(best, time.perf_counter() - t0)
+    return f"host: {_PROBE_LOOPS / best / 1e6:.1f} M loop steps/s of plain Python (best of 3; higher is faster)"

@@ -61,6 +61,7 @@ cluster: $(BIN)/.installed
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(BIN)/.installed
 	$(BIN)/mypy

@@ -108,4 +108,3 @@ def _checked_par(code: str, actions: tuple[str, ...]) -> int | None:
     if game.run(list(actions)) is not None or not game.won:
         return None
     return game.moves
-

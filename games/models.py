@@ -209,9 +209,7 @@ class Result(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
     stored_code = models.ForeignKey(StoredCode, on_delete=models.PROTECT, related_name="results")
     daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT, related_name="results")
-    session = models.OneToOneField(
-        GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="result"
-    )
+    session = models.OneToOneField(GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="result")
     source = models.CharField(max_length=16, choices=Source.choices)
     # The board this result ranks on: "code:<code>", "daily:<date>:<variant>", or null (unranked).
     board = models.CharField(max_length=64, null=True, blank=True)

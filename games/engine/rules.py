@@ -97,9 +97,7 @@ RULES: Final[dict[str, str]] = {
     "code_spider_rule": "Spider's rule is C (Classic) or R (Relaxed), not {letter}",
     "code_one_suit_relaxed": "With one suit Spider has only the Classic rule (C): write SP1-S1C",
     "code_deal_number": "The deal number must be a whole number from 0 to {highest}",
-    "code_letters_count": (
-        "The deal part is {short} or {long} letters A-Z, like AAAAAAD; {letters} has {given}"
-    ),
+    "code_letters_count": "The deal part is {short} or {long} letters A-Z, like AAAAAAD; {letters} has {given}",
     "code_letters": "The deal number is made of the letters A-Z only; {letters} has {char}",
     # ----------------------------------------------- hand-made positions (EngineError)
     "state_columns": "{game} needs a list of {columns} columns",

@@ -43,8 +43,7 @@ def _check_name(username: str) -> str:
         raise Conflict(gettext("The name %(name)s is taken. Pick another.") % {"name": repr(name)})
     if Player.objects.filter(name_key=names.name_key(name)).exists():
         raise Conflict(
-            gettext("The name %(name)s looks too much like a name already taken. Pick another.")
-            % {"name": repr(name)}
+            gettext("The name %(name)s looks too much like a name already taken. Pick another.") % {"name": repr(name)}
         )
     return name
 

@@ -60,9 +60,7 @@ def slot() -> Iterator[Callable[[Callable[[], T]], T]]:
     semaphore, executor = _pool()
     if not semaphore.acquire(blocking=False):
         busy = gettext("Too many log-ins at once.")
-        wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", RETRY_AFTER) % {
-            "n": RETRY_AFTER
-        }
+        wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", RETRY_AFTER) % {"n": RETRY_AFTER}
         raise RateLimited(f"{busy} {wait}", retry_after=RETRY_AFTER)
 
     def run(work: Callable[[], T]) -> T:

@@ -27,4 +27,5 @@ def cursor(query: QueryDict) -> str | None:
         raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
     return text
 
+
 __all__ = ["cursor", "limit", "player", "viewer"]

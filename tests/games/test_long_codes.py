@@ -79,9 +79,10 @@ def test_a_hidden_race_is_dealt_a_long_code_and_a_chosen_long_code_is_shown() ->
     assert chosen["code"] == LONG
     started = _as(host).post(f"/api/rooms/{chosen['id']}/start").json()
     session = GameSession.objects.get(pk=started["you"]["session"])
-    assert session.stored_code.code == LONG and Game.from_code(LONG).view() == _as(host).get(
-        f"/api/sessions/{session.pk}"
-    ).json()["view"]
+    assert (
+        session.stored_code.code == LONG
+        and Game.from_code(LONG).view() == _as(host).get(f"/api/sessions/{session.pk}").json()["view"]
+    )
 
 
 BAD_CODES = [

@@ -98,4 +98,3 @@ def test_games_stored_before_the_count_get_it_from_their_logs() -> None:
     importlib.import_module("leaderboard.migrations.0006_result_undos").count_undos(before_the_move(), None)
     assert GameSession.objects.get().undos == 2
     assert Result.objects.get().undos == 2 and BoardEntry.objects.get().undos == 2
-

@@ -222,4 +222,3 @@ def test_the_finished_session_says_its_rank_on_the_board_and_on_the_clean_twin()
     assert (clean["clean_rank"], clean["clean_personal_best"]) == (1, True)
     twin = _as(rival).get(f"/api/leaderboards/{CLEAN}").json()
     assert [e["player"] for e in twin["entries"]] == ["finisher", "rival"] and twin["me"]["rank"] == 2
-

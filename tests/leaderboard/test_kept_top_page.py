@@ -60,9 +60,7 @@ def test_the_kept_page_answers_its_version_and_only_that_one(api: APIClient) -> 
     assert kept is not None
     # Proof that readers of this version take the kept page rather than read the rows again.
     fake = [{**kept["entries"][0], "player": "from-the-kept-page"}]  # type: ignore[index]
-    redis.Redis.from_url(settings.REDIS_URL).set(
-        rank_index.page_key(BOARD, 50), json.dumps({**kept, "entries": fake})
-    )
+    redis.Redis.from_url(settings.REDIS_URL).set(rank_index.page_key(BOARD, 50), json.dumps({**kept, "entries": fake}))
     assert api.get(URL).json()["entries"] == fake
     # A result lands: a new version, so the kept page is not used, and is replaced.
     _scored(named("bob"), 400)

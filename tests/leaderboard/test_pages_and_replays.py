@@ -91,7 +91,6 @@ def test_clean_wins_are_the_wins_without_an_undo(api: APIClient) -> None:
 def test_statistics_kept_so_far_are_recounted_by_the_migration() -> None:
     import importlib
 
-
     player = named("old-timer")
     win = make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN))
     make_result(player, RUSSIAN_WIN, _farmed(60))
@@ -194,4 +193,3 @@ def test_a_dailys_replay_opens_when_the_day_is_over(api: APIClient) -> None:
     past = make_result(named("yesterday"), SPIDERETTE_WIN, [], daily=daily_of(DAY, "SD1-S1", SPIDERETTE_WIN))
     body = api.get(f"/api/results/{past.pk}/replay").json()
     assert body["result"]["code"] == SPIDERETTE_WIN and body["state"]["code"] == SPIDERETTE_WIN
-

@@ -10,6 +10,8 @@ import requests
 from websockets.sync.client import ClientConnection, connect
 
 TIMEOUT = 20  # seconds; generous for a loaded two-core machine
+
+
 def origin_of(ws_url: str) -> str:
     """The origin of the page a browser would open `ws_url` from: same scheme family, host and port."""
     scheme, rest = ws_url.split("://", 1)

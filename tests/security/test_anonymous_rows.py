@@ -105,9 +105,7 @@ def test_new_games_per_player(settings: Any) -> None:
     for _ in range(2):
         assert alice.post("/api/sessions", {"variant": "SP1-S1C"}, format="json").status_code == 201
     before = snapshot()
-    assert_limited(
-        alice.post("/api/sessions", {"variant": "SP1-S1C"}, format="json"), "Too many new games", 60
-    )
+    assert_limited(alice.post("/api/sessions", {"variant": "SP1-S1C"}, format="json"), "Too many new games", 60)
     assert snapshot() == before
     assert bob.post("/api/sessions", {"variant": "SP1-S1C"}, format="json").status_code == 201
 
@@ -121,9 +119,7 @@ def test_new_games_per_address(settings: Any) -> None:
     refused = players[2].post("/api/sessions", {"variant": "SP1-S1C"}, format="json")
     assert_limited(refused, "Too many new games from this address", 60)
     assert snapshot() == before
-    elsewhere = players[2].post(
-        "/api/sessions", {"variant": "SP1-S1C"}, format="json", REMOTE_ADDR="10.0.0.9"
-    )
+    elsewhere = players[2].post("/api/sessions", {"variant": "SP1-S1C"}, format="json", REMOTE_ADDR="10.0.0.9")
     assert elsewhere.status_code == 201
 
 

@@ -102,3 +102,16 @@ async def test_a_read_whose_caller_went_away_leaves_the_others_answered(round_tr
     assert (await first)[1] == 1  # type: ignore[index]
     assert await kept == (3,)
     assert gone.cancelled()
+
+
+async def test_a_read_cancelled_on_its_way_leaves_no_answer_for_the_next(connects: list[Any]) -> None:
+    reads = loop_connection.reads.get()
+    await reads.fetchone("SELECT 0", [])
+    slow = asyncio.ensure_future(reads.fetchone("SELECT pg_sleep(0.2), 1", []))
+    await asyncio.sleep(0.05)  # sent, its answer not yet read
+    slow.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await slow
+    # Its row must not answer the next read: the connection it was cut short on is replaced.
+    assert await reads.fetchone("SELECT 2", []) == (2,)
+    assert len(connects) == 2

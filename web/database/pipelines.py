@@ -71,6 +71,12 @@ class Pipeline:
                 pgconn.pipeline_sync()
                 await _flushed(pgconn)
                 results = await _results(pgconn)
+            except BaseException:
+                # Cut short (a caller cancelled, a value that would not dump): statements may be
+                # half sent or their results unread, and the next round trip would read them as
+                # its own. The connection is ended; its owner connects anew on its next call.
+                pgconn.finish()
+                raise
             finally:
                 with contextlib.suppress(psycopg.Error):
                     pgconn.exit_pipeline_mode()

@@ -48,9 +48,13 @@ async def test_values_go_and_come_back_as_psycopg_writes_and_reads_them(pipeline
     assert rows == [(7, "Ärrä 'quoted'", True, moment), (True,), (True,), (5,), None]
 
 
-async def test_every_row_of_one_statement(pipeline: Pipeline) -> None:
-    assert await pipeline.fetchall("SELECT n FROM generate_series(1, %s) AS n", [3]) == [(1,), (2,), (3,)]
-    assert await pipeline.fetchall("SELECT 1 WHERE false", []) == []
+async def test_every_row_where_asked_the_first_elsewhere(pipeline: Pipeline) -> None:
+    series = "SELECT n FROM generate_series(1, %s) AS n"
+    rows = await pipeline.fetch_rows(
+        [(series, [3]), (series, [3]), ("SELECT 1 WHERE false", []), ("SELECT 1 WHERE false", [])],
+        [True, False, True, False],
+    )
+    assert rows == [[(1,), (2,), (3,)], [(1,)], [], []]
 
 
 async def test_each_statement_is_prepared_once_per_connection(pipeline: Pipeline) -> None:

@@ -44,11 +44,6 @@ class Pipeline:
         every_row = [False] * len(statements)
         return [rows[0] if rows else None for rows in await self.fetch_rows(statements, every_row)]
 
-    async def fetchall(self, query: str, params: Params) -> list[Row]:
-        """Every row of one statement."""
-        (rows,) = await self.fetch_rows([(query, params)], [True])
-        return rows
-
     async def fetch_rows(self, statements: Sequence[tuple[str, Params]], every_row: Sequence[bool]) -> list[list[Row]]:
         """The rows of each statement (all of them where `every_row` says so, else the first at
         most), run in order in one round trip and one transaction."""

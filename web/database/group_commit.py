@@ -26,7 +26,7 @@ from typing import Any, cast
 
 import psycopg
 
-from web.database import loop_connection
+from web.database import batches, loop_connection
 from web.database.pipelines import Pipeline
 from web.per_loop import PerLoop
 
@@ -106,31 +106,22 @@ class GroupCommit:
 
     async def _commit(self, batch: list[_Write]) -> None:
         try:
-            connection = await self._connection_now()
-            if batch[0].statement is None:
-                answers: list[Any] = await self._run_scripts(connection, batch)
-            else:
-                answers = await self._in_one_transaction(connection, batch)
-        except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-            await self._drop_connection()
-            self._fail(batch, error)
-            return
-        except psycopg.Error as error:  # rolled back: the connection is fine
-            if len(batch) == 1:
-                self._fail(batch, error)
-                return
-            log.warning("group commit of %s writes failed (%s): each again alone", len(batch), error)
-            for write in batch:
-                await self._commit([write])
-            return
+            await batches.answer_each(batch, self._run_batch, what="group commit of %s writes")
         except BaseException:  # cancelled at shutdown, or a bug: no write is left waiting
             for write in batch:
                 write.future.cancel()
             await self._drop_connection()
             raise
-        for write, answer in zip(batch, answers, strict=True):
-            if not write.future.done():
-                write.future.set_result(answer)
+
+    async def _run_batch(self, batch: list[_Write]) -> list[Any]:
+        try:
+            connection = await self._connection_now()
+            if batch[0].statement is None:
+                return await self._run_scripts(connection, batch)
+            return await self._in_one_transaction(connection, batch)
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            await self._drop_connection()  # the batch fails; the next one connects anew
+            raise
 
     async def _in_one_transaction(
         self, connection: psycopg.AsyncConnection[Any], batch: list[_Write]
@@ -188,12 +179,6 @@ class GroupCommit:
         if connection is not None:
             with contextlib.suppress(Exception):
                 await connection.close()
-
-    @staticmethod
-    def _fail(batch: list[_Write], error: BaseException) -> None:
-        for write in batch:
-            if not write.future.done():
-                write.future.set_exception(error)
 
     async def close(self) -> None:
         await self._drop_connection()

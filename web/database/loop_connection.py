@@ -14,6 +14,7 @@ from typing import Any
 import psycopg
 from django.db import connections
 
+from web.database import batches
 from web.database.pipelines import Pipeline
 from web.per_loop import PerLoop
 
@@ -50,7 +51,7 @@ class _Read:
     query: str
     params: Params
     every_row: bool
-    answer: asyncio.Future[list[Row]]
+    future: asyncio.Future[list[Row]]
 
 
 class LoopConnection:
@@ -78,9 +79,9 @@ class LoopConnection:
 
     async def _read(self, query: str, params: Params, *, every_row: bool) -> list[Row]:
         if self._busy:
-            answer: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
-            self._waiting.append(_Read(query, params, every_row, answer))
-            return await answer
+            future: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
+            self._waiting.append(_Read(query, params, every_row, future))
+            return await future
         self._busy = True
         try:
             (rows,) = await self._round_trip([(query, params)], [every_row])
@@ -97,31 +98,16 @@ class LoopConnection:
 
     async def _serve(self, reads: list[_Read]) -> None:
         try:
-            await self._answer_each(reads)
+            await batches.answer_each(reads, self._rows_of, what="%s reads")
         except BaseException as error:  # not a database's error (the loop stopping): none waits forever
             for read in reads:
-                _answer(read, error=error)
+                _stop_waiting(read, error)
             raise
         finally:
             self._next()
 
-    async def _answer_each(self, reads: list[_Read]) -> None:
-        statements = [(read.query, read.params) for read in reads]
-        try:
-            answers = await self._round_trip(statements, [read.every_row for read in reads])
-        except (psycopg.OperationalError, psycopg.InterfaceError) as broken:
-            for read in reads:
-                _answer(read, error=broken)
-            return
-        except psycopg.Error as error:
-            if len(reads) == 1:
-                _answer(reads[0], error=error)
-                return
-            for read in reads:  # one read's error took the others back: each again, alone
-                await self._answer_each([read])
-            return
-        for read, rows in zip(reads, answers, strict=True):
-            _answer(read, rows)
+    async def _rows_of(self, reads: list[_Read]) -> list[list[Row]]:
+        return await self._round_trip([(read.query, read.params) for read in reads], [read.every_row for read in reads])
 
     async def _round_trip(self, statements: list[tuple[str, Params]], every_row: list[bool]) -> list[list[Row]]:
         pipeline = await self._pipeline_now()
@@ -159,13 +145,10 @@ class LoopConnection:
 reads: PerLoop[LoopConnection] = PerLoop(LoopConnection)
 
 
-def _answer(read: _Read, rows: list[Row] | None = None, *, error: BaseException | None = None) -> None:
-    answer = read.answer
-    if answer.done():  # its caller went away
-        return
+def _stop_waiting(read: _Read, error: BaseException) -> None:
+    """A read that will not be answered by its round trip (the loop stopping): none waits forever."""
     if isinstance(error, asyncio.CancelledError):
-        answer.cancel()
-    elif error is not None:
-        answer.set_exception(error)
+        if not read.future.done():
+            read.future.cancel()
     else:
-        answer.set_result(rows or [])
+        batches.fail([read], error)

@@ -160,10 +160,9 @@ class Game:
             s = move.source - 1
             n = move.count
             t = move.target - 1
-            refusal = self._move_refusal(s, n, t)
+            refusal = self._play_move(s, n, t, move._record)
             if refusal is not None:
                 raise refusal
-            self._do_move(s, n, t, move._record)
         elif kind is ToFoundation:
             s = action.source - 1  # type: ignore[union-attr]
             refusal = self._home_refusal(s)
@@ -456,9 +455,10 @@ class Game:
     def _move_refusal(self, s: int, n: int, t: int) -> IllegalAction | None:
         raise NotImplementedError
 
-    def _do_move(self, s: int, n: int, t: int, record: Record) -> None:
-        """Move the top ``n`` cards of ``s`` onto ``t``; ``record``: the move's part of its undo
-        record (actions.move_record)."""
+    def _play_move(self, s: int, n: int, t: int, record: Record) -> IllegalAction | None:
+        """Move the top ``n`` cards of ``s`` onto ``t`` if ``_move_refusal`` allows it, else return
+        its refusal and change nothing; ``record``: the move's part of its undo record
+        (actions.move_record). One call judges and plays: most of a replay's actions are moves."""
         raise NotImplementedError
 
     def _deal_refusal(self) -> IllegalAction | None:

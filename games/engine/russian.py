@@ -96,7 +96,10 @@ class RussianGame(Game):
     def _too_big(n: int) -> IllegalAction | None:
         return IllegalAction("group_too_big", {"limit": MAX_GROUP, "count": n}) if n > MAX_GROUP else None
 
-    def _do_move(self, s: int, n: int, t: int, record: int) -> None:
+    def _play_move(self, s: int, n: int, t: int, record: int) -> IllegalAction | None:
+        refusal = self._move_refusal(s, n, t)
+        if refusal is not None:
+            return refusal
         col = self._cols[s]
         start = len(col) - n
         self._cols[t] += col[start:]
@@ -110,6 +113,7 @@ class RussianGame(Game):
             self._score = before + FLIP_POINTS
         self._moves += 1
         self._remember(before << 18 | flipped | record)
+        return None
 
     # ------------------------------------------------------------ foundations
 

@@ -53,10 +53,15 @@ class SpiderGame(Game):
         cols = self._cols
         if not (0 <= s < len(cols) and 0 <= t < len(cols)):
             return column_range(self, s, t)
-        refusal = self._lift_refusal(s, n)
-        if refusal is not None:
-            return refusal
-        bottom = cols[s][-n]
+        col = cols[s]
+        start = len(col) - n
+        if n < 1 or start < self._down[s]:  # no card, or one face-down: worded by the common rule
+            return self._face_up_refusal(s, n)
+        bottom = col[start]
+        if n > 1:  # a single card is always a run: most moves ask no more
+            refusal = self._run_refusal(col, start)
+            if refusal is not None:
+                return refusal
         target = cols[t]
         if target:
             top = target[-1]
@@ -72,29 +77,33 @@ class SpiderGame(Game):
         if refusal is not None:
             return refusal
         col = self._cols[s]
-        size = len(col)
-        start = size - n
-        if n > 1:
-            prev = col[start]
-            if self._classic:
-                for i in range(start + 1, size):
-                    c = col[i]
-                    if c != _LOWER_SAME[prev]:
-                        if RANK_OF[c] + 1 != RANK_OF[prev]:
-                            return _not_a_run(c, prev)
-                        return IllegalAction(
-                            "group_one_suit", {"game": self.layout.name, "card": NAME_OF[c], "below": NAME_OF[prev]}
-                        )
-                    prev = c
-            else:
-                for i in range(start + 1, size):
-                    c = col[i]
+        return self._run_refusal(col, len(col) - n) if n > 1 else None
+
+    def _run_refusal(self, col: list[int], start: int) -> IllegalAction | None:
+        """Why the face-up cards of ``col`` from ``start`` up are not one group that moves together."""
+        prev = col[start]
+        if self._classic:
+            for i in range(start + 1, len(col)):
+                c = col[i]
+                if c != _LOWER_SAME[prev]:
                     if RANK_OF[c] + 1 != RANK_OF[prev]:
                         return _not_a_run(c, prev)
-                    prev = c
+                    return IllegalAction(
+                        "group_one_suit", {"game": self.layout.name, "card": NAME_OF[c], "below": NAME_OF[prev]}
+                    )
+                prev = c
+        else:
+            for i in range(start + 1, len(col)):
+                c = col[i]
+                if RANK_OF[c] + 1 != RANK_OF[prev]:
+                    return _not_a_run(c, prev)
+                prev = c
         return None
 
-    def _do_move(self, s: int, n: int, t: int, record: int) -> None:
+    def _play_move(self, s: int, n: int, t: int, record: int) -> IllegalAction | None:
+        refusal = self._move_refusal(s, n, t)
+        if refusal is not None:
+            return refusal
         cols = self._cols
         down = self._down
         col = cols[s]
@@ -104,7 +113,7 @@ class SpiderGame(Game):
         del col[start:]
         flipped = 0
         d = down[s]
-        if d and d == len(col):
+        if d and d == start:
             down[s] = d - 1
             flipped = _FLIPPED
         before = self._score
@@ -127,6 +136,7 @@ class SpiderGame(Game):
         self._score = score
         self._moves += 1
         self._remember(before << 20 | ending | flipped | record)
+        return None
 
     # ------------------------------------------------------------------ deals
 

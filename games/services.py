@@ -23,7 +23,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from games import dailies, live, refusals, room_progress, rooms, secret_codes
 from games import play_repository as play
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
-from games.engine import MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
+from games.engine import BLANKS, MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
 from games.live import LiveGame, LiveSession, progress_of
 from games.models import GameAction, GameSession, Player, Result
 from games.play_repository import LogMovedOn
@@ -255,6 +255,12 @@ def session_key(session_id: object) -> uuid.UUID:
         raise NotFound(gettext("No such game session.")) from None
 
 
+def well_sized(token: str) -> bool:
+    """Whether `token` is short enough to be read as an action: its blanks around it are ignored
+    as the engine ignores them (docs/notation.md), so only what is between them counts."""
+    return len(token) <= MAX_TOKEN_CHARS or len(token.strip(BLANKS)) <= MAX_TOKEN_CHARS
+
+
 def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Action:
     """The engine's verdict on `token` (the game changes only if it is legal)."""
     if session.finished:
@@ -265,8 +271,8 @@ def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Act
     if now < session.started_at:
         raise Conflict(not_started(session, now))
     position = session.action_count + 1
-    if len(token) > MAX_TOKEN_CHARS:
-        raise Unprocessable(gettext("That is not an action token."), index=position, token=token[:MAX_TOKEN_CHARS])
+    if not well_sized(token):
+        raise Unprocessable(gettext("That is not an action token."), index=position, token=token)
     if session.action_count >= MAX_LOG_TOKENS:
         raise Unprocessable(
             gettext("This game has reached %(limit)s actions, the most one game may have. Finish it.")

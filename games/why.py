@@ -19,7 +19,7 @@ from games.engine import EngineError, parse_action
 from games.engine.errors import IllegalAction
 from games.models import Player
 from games.selectors import session_for
-from games.services import GAME_OVER, MAX_TOKEN_CHARS, not_started, session_key
+from games.services import GAME_OVER, not_started, session_key, well_sized
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Unprocessable
 
@@ -57,7 +57,7 @@ def why_not(*, player: Player, session_id: object, group: object = None, action:
         answer["group"] = f"{column}:{count}"
         answer["targets"] = [] if refusal is not None else game.targets(column, count)
     else:
-        if not isinstance(action, str) or len(action) > MAX_TOKEN_CHARS:
+        if not isinstance(action, str) or not well_sized(action):
             raise BadRequest(gettext("That is not an action token."))
         try:
             refusal = game.refusal_error(parse_action(action))

@@ -22,7 +22,9 @@ class StartSessionSerializer(serializers.Serializer):
 
 
 class ActionSerializer(serializers.Serializer):
-    action = StrictCharField(max_length=64, trim_whitespace=False)
+    # No length limit here: the blanks around a token are ignored (docs/notation.md), and a token too
+    # long to read is a 422 that echoes it (games.services.judge); the body cap bounds it.
+    action = StrictCharField(trim_whitespace=False, help_text="a token, like 3:4>7")
     at = StrictIntegerField(
         required=False,
         min_value=1,

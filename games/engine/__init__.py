@@ -6,6 +6,7 @@ verifies a whole move log. See docs/rules.md, docs/codes.md, docs/notation.md an
 """
 
 from .actions import (
+    BLANKS,
     Action,
     DealRow,
     FromFoundation,
@@ -23,6 +24,7 @@ from .rules import RULES
 
 __all__ = [
     "ALL_VARIANTS",
+    "BLANKS",
     "DAILY_VARIANTS",
     "DEAL_NUMBERS",
     "LONG_DEAL_NUMBERS",

@@ -11,7 +11,8 @@ from .errors import MalformedAction
 
 FOUNDATION_SUITS: Final = "SHDC"
 MAX_NUMBER_DIGITS: Final = 9
-_WHITESPACE: Final = " \t\r\n"
+# The blanks a token or a code may have around it, ignored (docs/notation.md).
+BLANKS: Final = " \t\r\n"
 
 _MOVE_RE: Final = re.compile(r"([0-9]+):([0-9]+)>([0-9]+)")
 _HOME_RE: Final = re.compile(r"([0-9]+)>F")
@@ -150,13 +151,13 @@ def token_text(token: object) -> str:
 def _parse(token: object) -> Action:
     if not isinstance(token, str):
         raise MalformedAction("malformed_not_text", {"token": token_text(token), "type": type(token).__name__})
-    text = token.strip(_WHITESPACE)
+    text = token.strip(BLANKS)
     if not text:
         raise MalformedAction("malformed_empty")
     if not text.isascii():
         odd = next(ch for ch in text if not ch.isascii())
         raise MalformedAction("malformed_not_ascii", {"text": text, "char": odd})
-    if any(ch in _WHITESPACE or not ch.isprintable() for ch in text):
+    if any(ch in BLANKS or not ch.isprintable() for ch in text):
         raise MalformedAction("malformed_blank_inside", {"text": text})
     upper = text.upper()
     if upper == "D":

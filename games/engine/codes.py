@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .actions import BLANKS
 from .errors import InvalidCode
 
 DEAL_LETTERS: Final = 7
@@ -41,8 +42,6 @@ DAILY_VARIANTS: Final[tuple[str, ...]] = (
     "SD1-S4",
     "RU1-C",
 )
-
-_WHITESPACE = " \t\r\n"
 
 
 @dataclass(frozen=True)
@@ -135,7 +134,7 @@ def _clean(text: object, what: str) -> str:
     """``what`` is ``code`` or ``variant``: the rule ids say which was refused."""
     if not isinstance(text, str):
         raise InvalidCode(f"{what}_not_text", {"type": type(text).__name__})
-    clean = text.strip(_WHITESPACE)
+    clean = text.strip(BLANKS)
     if not clean:
         raise InvalidCode(f"{what}_empty")
     if not clean.isascii():

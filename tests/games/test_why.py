@@ -54,6 +54,8 @@ def test_a_group_that_may_move_lists_its_targets_and_an_action_is_judged(player:
     movable = player_api.get(f"/api/sessions/{session.id}/why", {"group": "8:1"}).json()
     assert movable["allowed"] is True and movable["rule"] is None and movable["message"] is None
     assert movable["targets"] == sorted(int(t.split(">")[1]) for t in doc["legal"] if t.startswith("8:1>"))
+    padded = player_api.get(f"/api/sessions/{session.id}/why", {"action": " " * 40 + "8:2>1"}).json()
+    assert padded["rule"] == "group_one_suit"  # the blanks around a token are ignored, however many
     refused = player_api.get(f"/api/sessions/{session.id}/why", {"action": "8:2>1"}, HTTP_ACCEPT_LANGUAGE="fi").json()
     assert refused["action"] == "8:2>1" and refused["rule"] == "group_one_suit" and refused["message"] == SAYS["fi"]
     assert GameAction.objects.filter(session=session).count() == 1

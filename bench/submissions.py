@@ -8,6 +8,12 @@ bench/engine.py, with take-backs where a game jams) on distinct deals, then
 keep-alive HTTP spread over the daphne workers. Prints verified/s and the
 p50/p95/p99 answer time, the CPU each process spent per submission, and
 the engine's own share: the time to replay the same logs in this process.
+
+`--in-process` runs no worker: the application itself (config.asgi) serves the same submissions
+in this process, through ASGI without HTTP, and the CPU this process spends a submission is
+printed. With nothing else competing for the cores its figure moves by a few percent from run to
+run, where the full run's moves by more: it tells two commits apart when a change is small. It
+leaves out the HTTP server and the other processes, so it is not comparable with the full run's.
 """
 
 from __future__ import annotations
@@ -103,6 +109,68 @@ async def drive(stack: Stack, tokens: list[str], logs: list[tuple[str, list[str]
     return 0 if set(statuses) == {201} else 1
 
 
+async def drive_in_process(logs: list[tuple[str, list[str]]], token: str, args: argparse.Namespace) -> int:
+    """The submissions served by the application in this process (`--in-process`)."""
+    from config.asgi import application
+
+    statuses: dict[int, int] = {}
+    bodies = [json.dumps({"code": code, "moves": moves}).encode() for code, moves in reversed(logs)]
+    fixed = [
+        (b"host", b"127.0.0.1"),
+        (b"authorization", f"Token {token}".encode()),
+        (b"content-type", b"application/json"),
+    ]
+
+    async def submit(body: bytes) -> None:
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": "/api/submissions",
+            "raw_path": b"/api/submissions",
+            "query_string": b"",
+            "root_path": "",
+            "headers": [*fixed, (b"content-length", str(len(body)).encode())],
+            "client": ("127.0.0.1", 40000),
+            "server": ("127.0.0.1", 8000),
+        }
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive() -> dict[str, object]:
+            if messages:
+                return messages.pop()
+            await asyncio.Event().wait()  # never disconnects
+            raise AssertionError
+
+        async def send(message: dict[str, object]) -> None:
+            if message["type"] == "http.response.start":
+                status = int(message["status"])  # type: ignore[call-overload]
+                statuses[status] = statuses.get(status, 0) + 1
+
+        await application(scope, receive, send)
+
+    async def clients(queue: list[bytes]) -> None:
+        async def client() -> None:
+            while queue:
+                await submit(queue.pop())
+
+        await asyncio.gather(*(client() for _ in range(args.clients)))
+
+    await clients(bodies[-args.clients :])  # warm-up: connections, first queries
+    del bodies[-args.clients :]
+    statuses.clear()
+    cpu, t0 = time.process_time(), time.perf_counter()
+    count = len(bodies)
+    await clients(bodies)
+    cpu, seconds = time.process_time() - cpu, time.perf_counter() - t0
+    print(f"\nbatch verification in this process, {args.clients} concurrent, {count:,} logs of {args.length} actions")
+    print(f"  {count / seconds:,.0f}/s; cpu {cpu / count * 1e6:,.0f} us/submission (this process, no HTTP server)")
+    print(f"  statuses {statuses}")
+    return 0 if set(statuses) == {201} else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -110,6 +178,7 @@ def main() -> int:
     parser.add_argument("--length", type=int, default=300)
     parser.add_argument("--workers", type=int, default=3, help="daphne processes (cores + 1, as for play)")
     parser.add_argument("--conn-max-age", type=int, default=0, help="DB_CONN_MAX_AGE of the workers")
+    parser.add_argument("--in-process", action="store_true", help="serve them in this process (module docstring)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--profile-seconds", type=float, default=8.0)
     parser.add_argument("--profile-dir", default="/tmp/bench_profile_submissions")
@@ -128,9 +197,12 @@ def main() -> int:
         f"built {len(logs):,} legal logs of {args.length} actions in {built:.1f} s; the engine alone replays them "
         f"at {len(logs) / engine_s:,.0f} logs/s ({actions / engine_s:,.0f} actions/s) on one core"
     )
-    with Stack(workers=args.workers, conn_max_age=args.conn_max_age, time_limit=180 + args.count / 20) as stack:
+    workers = 0 if args.in_process else args.workers
+    with Stack(workers=workers, conn_max_age=args.conn_max_age, time_limit=180 + args.count / 20) as stack:
         stack.django()
         tokens = [token for _, token in make_players(args.clients)]
+        if args.in_process:
+            return asyncio.run(drive_in_process(logs, tokens[0], args))
         return asyncio.run(drive(stack, tokens, logs, args))
 
 

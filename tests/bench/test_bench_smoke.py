@@ -84,6 +84,12 @@ def test_batch_verification() -> None:
     assert "verified submissions (201): count 6" in out and "statuses {201: 6}" in out
 
 
+def test_batch_verification_in_process() -> None:
+    out = run("submissions.py", "--clients", "3", "--count", "6", "--length", "60", "--in-process")
+    assert "us/submission (this process, no HTTP server)" in out and "statuses {201: 6}" in out
+    assert "stopped 0 daphne" in out
+
+
 def test_leaderboard_read() -> None:
     out = run("leaderboard.py", "--entries", "300", "--requests", "20", "--sql-requests", "3")
     for line in ("GET /api/leaderboards/", "Redis index alone", "SQL fallback"):

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import refusals
-from games.engine import DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
+from games.engine import BLANKS, DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import StoredCode
 from web.database.prepared import fetchone
 from web.database.values import preparing_wrapper
@@ -24,7 +24,7 @@ MAX_CODE_CHARS = 64
 def parse_code(text: object) -> GameCode:
     """A game code from a player's input, short or long; a 422 naming what is wrong."""
     if isinstance(text, str):
-        length = len(text.strip(" \t\r\n"))
+        length = len(text.strip(BLANKS))
         if length > MAX_CODE_CHARS:
             raise Unprocessable(
                 gettext(
@@ -67,9 +67,10 @@ def stored_code_statement(code: GameCode) -> tuple[str, list[Any]]:
     return _STORED_CODE, [str(code), code.game, code.variant, now]
 
 
-def stored_code_row(code: GameCode, stored_code_id: int) -> StoredCode:
-    """The StoredCode of `code` stored as `stored_code_id`; created_at is left deferred (an existing row keeps
-    its own, read only if asked for)."""
+def stored_code_row(code: GameCode, stored_code_id: int | None) -> StoredCode:
+    """The StoredCode of `code` stored as `stored_code_id` (None: a statement about to run makes or
+    finds it, and its id is set then); created_at is left deferred (an existing row keeps its own,
+    read only if asked for)."""
     values = [stored_code_id, str(code), code.game, code.variant]
     return StoredCode.from_db(DEFAULT_DB_ALIAS, ["id", "code", "game", "variant"], values)
 

@@ -142,11 +142,8 @@ class _Write:
         elapsed_ms: int | None = None,
     ) -> _Write:
         code = stored_code if isinstance(stored_code, GameCode) else None
-        stored = (
-            StoredCode(code=str(stored_code), game=stored_code.game, variant=stored_code.variant)
-            if isinstance(stored_code, GameCode)
-            else stored_code
-        )
+        # Given a code, its row is made (or found) by the first statement: its id is set once known.
+        stored = stored_code_row(stored_code, None) if isinstance(stored_code, GameCode) else stored_code
         result = Result(
             player=player,
             stored_code=stored,
@@ -189,7 +186,9 @@ class _Write:
         else:
             stored_row, inserted, *then = rows
             assert stored_row is not None  # an upsert always gives its row
-            result.stored_code = stored_code_row(self.code, stored_row[0])
+            stored = result.stored_code
+            stored.pk = stored_row[0]
+            result.stored_code = stored  # its id too; setting only the id would drop the object
         assert inserted is not None  # an INSERT ... RETURNING gives its row
         result.pk = inserted[0]
         result._state.adding = False

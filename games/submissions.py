@@ -143,7 +143,7 @@ def _verdict(code: GameCode, log: list[object], claimed_score: object) -> Outcom
         too_long = refusals.sentence("log_too_long", {"limit": MAX_LOG_TOKENS, "count": len(log)})
         return _refusal(f"{too_long}.", index=0, rule="log_too_long")
     try:
-        outcome = verify(str(code), log)
+        outcome = verify(code, log)
     except Refused as refused:
         error = refused.error
         message = refusals.sentence(error.rule, error.params, error.message)

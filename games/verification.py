@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine import Game, ReplayError, Undo, parse_action, replay
+from games.engine import Game, GameCode, ReplayError, Undo, parse_action, replay
 from operations import metrics
 
 UNDO = str(Undo())  # "U", the canonical undo token
@@ -63,8 +63,9 @@ def outcome_of(game: Game, tokens: Sequence[str]) -> Outcome:
 
 
 @metrics.timed(metrics.VERIFICATION_SECONDS)
-def verify(code: str, tokens: Sequence[object]) -> Outcome:
-    """Replay `tokens` from `code`'s deal; Refused carries the first refusal."""
+def verify(code: GameCode | str, tokens: Sequence[object]) -> Outcome:
+    """Replay `tokens` from `code`'s deal (a code already parsed is not parsed again); Refused
+    carries the first refusal."""
     result = replay(code, tokens)
     if not result.ok or result.game is None:
         assert result.error is not None

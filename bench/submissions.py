@@ -11,9 +11,10 @@ the engine's own share: the time to replay the same logs in this process.
 
 `--in-process` runs no worker: the application itself (config.asgi) serves the same submissions
 in this process, through ASGI without HTTP, and the CPU this process spends a submission is
-printed. With nothing else competing for the cores its figure moves by a few percent from run to
-run, where the full run's moves by more: it tells two commits apart when a change is small. It
-leaves out the HTTP server and the other processes, so it is not comparable with the full run's.
+printed: the application's own work, without the HTTP server, and one process to profile
+(`py-spy record -- python bench/submissions.py --in-process`) whose samples no other worker's
+preemption blurs. Its runs still spread by about 7% on a shared host (bench/README.md), and it is
+not comparable with the full run's figures.
 """
 
 from __future__ import annotations

@@ -97,12 +97,18 @@ class RussianGame(Game):
         return IllegalAction("group_too_big", {"limit": MAX_GROUP, "count": n}) if n > MAX_GROUP else None
 
     def _play_move(self, s: int, n: int, t: int, record: int) -> IllegalAction | None:
-        refusal = self._move_refusal(s, n, t)
-        if refusal is not None:
-            return refusal
-        col = self._cols[s]
+        # A replay plays hundreds of moves a log: a legal move is judged here, inline; anything else
+        # is judged again by _move_refusal, which words why (the rule's one text, and its last word).
+        cols = self._cols
+        if not (0 <= s < len(cols) and 0 <= t < len(cols)):
+            return self._move_refusal(s, n, t)
+        col = cols[s]
         start = len(col) - n
-        self._cols[t] += col[start:]
+        if n < 1 or n > MAX_GROUP or start < self._down[s] or not self._fits(col[start], t):
+            refusal = self._move_refusal(s, n, t)
+            if refusal is not None:
+                return refusal
+        cols[t] += col[start:]
         del col[start:]
         before = self._score
         flipped = 0

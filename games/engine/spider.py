@@ -101,14 +101,24 @@ class SpiderGame(Game):
         return None
 
     def _play_move(self, s: int, n: int, t: int, record: int) -> IllegalAction | None:
-        refusal = self._move_refusal(s, n, t)
-        if refusal is not None:
-            return refusal
+        # A replay plays hundreds of moves a log: a legal move is judged here, inline; anything else
+        # is judged again by _move_refusal, which words why (the rule's one text, and its last word).
         cols = self._cols
         down = self._down
+        if not (0 <= s < len(cols) and 0 <= t < len(cols)):
+            return self._move_refusal(s, n, t)
         col = cols[s]
         target = cols[t]
         start = len(col) - n
+        if (
+            n < 1
+            or start < down[s]
+            or (n > 1 and self._run_refusal(col, start) is not None)
+            or (target and RANK_OF[target[-1]] != RANK_OF[col[start]] + 1)
+        ):
+            refusal = self._move_refusal(s, n, t)
+            if refusal is not None:
+                return refusal
         target += col[start:]
         del col[start:]
         flipped = 0

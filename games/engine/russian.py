@@ -9,7 +9,7 @@ from .actions import Action, FromFoundation, ToFoundation, move_of, recorded_col
 from .cards import KING, NAME_OF, RANK_OF, SUIT_OF, SUITS
 from .codes import GameCode
 from .errors import IllegalAction
-from .game import Game, Record, column_range
+from .game import UNDO_LIMIT, Game, Record, column_range
 
 MAX_GROUP: Final = 20
 FLIP_POINTS: Final = 5
@@ -118,7 +118,10 @@ class RussianGame(Game):
             flipped = _FLIPPED
             self._score = before + FLIP_POINTS
         self._moves += 1
-        self._remember(before << 18 | flipped | record)
+        history = self._history  # self._remember, inline
+        history.append(before << 18 | flipped | record)
+        if len(history) > UNDO_LIMIT:
+            del history[0]
         return None
 
     # ------------------------------------------------------------ foundations

@@ -8,7 +8,7 @@ from .actions import DEAL_ROW, Action, move_of, recorded_columns, recorded_move
 from .cards import KING, NAME_OF, RANK_OF, SEQUENCE_OF_SUIT, SUIT_OF
 from .codes import GameCode
 from .errors import IllegalAction
-from .game import Game, Record, column_range
+from .game import UNDO_LIMIT, Game, Record, column_range
 
 # The card one rank lower of the same suit, or -1 below an ace.
 _LOWER_SAME: Final[tuple[int, ...]] = tuple(c - 1 if c % 13 else -1 for c in range(52))
@@ -145,7 +145,10 @@ class SpiderGame(Game):
                     self._won = True
         self._score = score
         self._moves += 1
-        self._remember(before << 20 | ending | flipped | record)
+        history = self._history  # self._remember, inline
+        history.append(before << 20 | ending | flipped | record)
+        if len(history) > UNDO_LIMIT:
+            del history[0]
         return None
 
     # ------------------------------------------------------------------ deals

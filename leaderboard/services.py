@@ -30,9 +30,7 @@ def _statements(event: verified.Event, new: verified.NewResult | None) -> list[v
     answer from another, so they go with the result's own INSERT (games.verified.Writer)."""
     result = event.result
     statements: list[verified.Statement] = [stats.count_statement(result)] if event.kind == "verified" else []
-    for board in _boards(event):
-        statements += standings.offer_statements(result=result, board=board, new=new)
-    return statements
+    return statements + standings.offer_statements(result=result, boards=_boards(event), new=new)
 
 
 def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
@@ -60,8 +58,7 @@ def rank_result(*, result: Result) -> None:
     """Inside a transaction: offer a verified result to its board and, if it has no undo, to the
     board's clean twin; index and push each change once committed."""
     boards = _ranked_boards(result)
-    statements = [s for board in boards for s in standings.offer_statements(result=result, board=board)]
-    _offered(result=result, boards=boards, rows=fetch_each(statements))
+    _offered(result=result, boards=boards, rows=fetch_each(standings.offer_statements(result=result, boards=boards)))
 
 
 def _ranked_boards(result: Result) -> list[str]:
@@ -72,10 +69,8 @@ def _ranked_boards(result: Result) -> list[str]:
 
 def _offered(*, result: Result, boards: list[str], rows: list[tuple[Any, ...] | None]) -> None:
     """The rows of the offers to `boards`, two a board: announce each change they made."""
-    for i, board in enumerate(boards):
-        change = standings.changed(result=result, board=board, rows=rows[2 * i : 2 * i + 2])
-        if change is not None:
-            _announce(result=result, change=change)
+    for change in standings.changes(result=result, boards=boards, rows=rows):
+        _announce(result=result, change=change)
 
 
 def _announce(*, result: Result, change: standings.Change) -> None:

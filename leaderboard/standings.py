@@ -96,14 +96,16 @@ def offer(*, result: Result, board: str | None = None) -> Change | None:
     there; the change if there was one. Runs inside the result's transaction."""
     board = board or result.board
     assert board is not None
-    return changed(result=result, board=board, rows=fetch_each(offer_statements(result=result, board=board)))
+    rows = fetch_each(offer_statements(result=result, boards=[board]))
+    return next(iter(changes(result=result, boards=[board], rows=rows)), None)
 
 
 def offer_statements(
-    *, result: Result, board: str, new: verified.NewResult | None = None
+    *, result: Result, boards: Sequence[str], new: verified.NewResult | None = None
 ) -> list[tuple[str, list[Any]]]:
-    """The offer of `result` to `board`: the bump and the entry, to run in this order (fetch_each).
-    Given `new`, the result is the one the statement before them stores, whose id they read there."""
+    """The offers of `result` to `boards`: for each board, the bump and the entry, to run in this
+    order (fetch_each). Given `new`, the result is the one the statement before them stores, whose
+    id they read there. The result's key is worked out once for all its boards."""
     if new is None:
         ranked = rank_key(result)
         bump, offer, key = _BUMP, _OFFER, ranked.sort_key()
@@ -111,9 +113,8 @@ def offer_statements(
         ranked = RankKey.of(**_key_parts(result), result_id=0)  # the id is read in SQL
         (bump, offer), key = _offer_of_new(new), ranked.prefix()
     adapt = preparing_wrapper().ops.adapt_datetimefield_value
-    entry = [
-        board,
-        result.player_id,
+    player_id = result.player_id
+    columns = [
         *([] if new else [result.pk]),
         ranked.progress,
         result.score,
@@ -124,10 +125,13 @@ def offer_statements(
         result.undos,
         key,
         adapt(timezone.now()),  # updated_at
-        board,  # the version, read back
-        result.player_id,  # still active
     ]
-    return [(bump, [board, board, result.player_id, key, result.player_id]), (offer, entry)]
+    statements: list[tuple[str, list[Any]]] = []
+    for board in boards:
+        statements.append((bump, [board, board, player_id, key, player_id]))
+        # the entry's columns, then the board whose version it reads back and the player still active
+        statements.append((offer, [board, player_id, *columns, board, player_id]))
+    return statements
 
 
 @functools.cache
@@ -143,13 +147,19 @@ def _offer_of_new(new: verified.NewResult) -> tuple[str, str]:
     return bump, offer
 
 
-def changed(*, result: Result, board: str, rows: Sequence[tuple[Any, ...] | None]) -> Change | None:
-    """The change the rows of offer_statements made, if any: none if the player has a better entry
-    there or ranks nowhere now, or a better result of the player's took the entry meanwhile."""
-    bumped, entry = rows
-    if bumped is None or entry is None:
-        return None
-    return Change(board=board, player_id=result.player_id, sort_key=rank_key(result).sort_key(), version=int(entry[0]))
+def changes(*, result: Result, boards: Sequence[str], rows: Sequence[tuple[Any, ...] | None]) -> list[Change]:
+    """The changes the rows of offer_statements made to `boards`, two rows a board: none on a board
+    where the player has a better entry or ranks nowhere now, or where a better result of the
+    player's took the entry meanwhile."""
+    made: list[Change] = []
+    sort_key = ""
+    for i, board in enumerate(boards):
+        bumped, entry = rows[2 * i : 2 * i + 2]
+        if bumped is None or entry is None:
+            continue
+        sort_key = sort_key or rank_key(result).sort_key()
+        made.append(Change(board=board, player_id=result.player_id, sort_key=sort_key, version=int(entry[0])))
+    return made
 
 
 def boards_of(result: Result) -> list[str]:

@@ -34,6 +34,16 @@ _INSERT = (
     f"INSERT INTO {Result._meta.db_table} ({', '.join(f.column for f in _FIELDS)})"
     f" VALUES ({', '.join('%s' for _ in _FIELDS)}) RETURNING id"
 )
+# Result(None, *columns) takes them in this order; a field added, moved or made to change its
+# value on save (pre_save: auto_now) must be written there too.
+_COLUMNS = (
+    "player_id", "stored_code_id", "daily_id", "session_id", "source", "board", "score", "moves", "won",
+    "sequences", "cards_home", "elapsed_ms", "actions", "undos", "log", "finished_at", "verified_at",
+)  # fmt: skip
+if tuple(f.attname for f in _FIELDS) != _COLUMNS or any(getattr(f, "auto_now", False) for f in _FIELDS):
+    raise RuntimeError("games.results: Result's fields changed; update _COLUMNS and _Write.of")
+_PLAYER = Result._meta.get_field("player")
+_STORED_CODE = Result._meta.get_field("stored_code")
 # The same for a stored code made (or found) by the statement before it in the same round trip: its id is
 # read by its code.
 _INSERT_ON_CODE = (
@@ -144,32 +154,41 @@ class _Write:
         code = stored_code if isinstance(stored_code, GameCode) else None
         # Given a code, its row is made (or found) by the first statement: its id is set once known.
         stored = stored_code_row(stored_code, None) if isinstance(stored_code, GameCode) else stored_code
-        result = Result(
-            player=player,
-            stored_code=stored,
-            daily=daily,
-            session=session,
-            source=Result.Source.SESSION if session else Result.Source.SUBMISSION,
-            board=None if player.is_guest else board,
-            score=outcome.score,
-            moves=outcome.moves,
-            won=outcome.won,
-            sequences=outcome.sequences,
-            cards_home=outcome.cards_home,
-            elapsed_ms=elapsed_ms,
-            actions=outcome.actions,
-            undos=outcome.undos,
-            log=" ".join(outcome.tokens),
-            finished_at=finished_at,
-            verified_at=timezone.now(),
-        )
+        columns = [
+            player.pk,
+            stored.pk,
+            None if daily is None else daily.pk,
+            None if session is None else session.pk,
+            Result.Source.SESSION if session else Result.Source.SUBMISSION,
+            None if player.is_guest else board,
+            outcome.score,
+            outcome.moves,
+            outcome.won,
+            outcome.sequences,
+            outcome.cards_home,
+            elapsed_ms,
+            outcome.actions,
+            outcome.undos,
+            " ".join(outcome.tokens),
+            finished_at,
+            timezone.now(),  # verified_at
+        ]
+        # Made by position, as Django's from_db makes a row (a third of the time of keywords); the
+        # related objects in hand are given to their fields as keywords would have.
+        result = Result(None, *columns)  # type: ignore[misc]  # the stubs know keywords, not a row by position
+        _PLAYER.set_cached_value(result, player)
+        _STORED_CODE.set_cached_value(result, stored)
+        if daily is not None:
+            result.daily = daily
+        if session is not None:
+            result.session = session  # as a keyword would: the session's own result is this one
         held_back = bool(session is not None and session.code_secret)
         event = verified.Event(kind="verified", result=result, held_back=held_back)
         # One wrapper per process, not the per-context one: only the values are prepared with it.
         database = preparing_wrapper()
         # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
         then, told = verified.announce_with(event, _NEW[database.vendor])
-        values = [f.get_db_prep_save(f.pre_save(result, add=True), database) for f in _FIELDS]
+        values = [f.get_db_prep_save(value, database) for f, value in zip(_FIELDS, columns, strict=True)]
         if code is None:
             statements = [(_INSERT, values), *then]
         else:

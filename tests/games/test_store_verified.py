@@ -223,3 +223,19 @@ def test_the_quick_check_takes_ordinary_submissions() -> None:
     from games.api.views import _plainly_valid_submission
 
     assert all(_plainly_valid_submission(body) is not None for body in _BODIES[:3])
+
+
+@pytest.mark.django_db
+def test_the_statements_read_the_new_result_id_from_the_sequence_postgresql_gave_the_column() -> None:
+    """games.results names the id's sequence rather than look it up at each statement: the name must
+    be the one PostgreSQL gave it (a renamed table keeps its old sequence's name)."""
+    from django.db import connection
+
+    from games.results import RESULT_SEQUENCE
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite reads the new id as the highest")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [Result._meta.db_table])
+        (sequence,) = cursor.fetchone()
+    assert sequence.rpartition(".")[2] == RESULT_SEQUENCE

@@ -206,7 +206,8 @@ class Result(models.Model):
         SESSION = "session", "refereed session"
         SUBMISSION = "submission", "batch submission"
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    # No index of its own: result_player_recent (player, -finished_at) serves every lookup by player.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results", db_index=False)
     stored_code = models.ForeignKey(StoredCode, on_delete=models.PROTECT, related_name="results")
     daily = models.ForeignKey(Daily, null=True, blank=True, on_delete=models.PROTECT, related_name="results")
     session = models.OneToOneField(GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="result")

@@ -59,7 +59,8 @@ class BoardVersion(models.Model):
 class PlayerStats(models.Model):
     """All-time statistics of a player in one variant, kept up to date as results arrive."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="stats")
+    # No index of its own: stats_once_per_variant (player, variant) serves every lookup by player.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="stats", db_index=False)
     variant = models.CharField(max_length=16)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)

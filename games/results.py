@@ -196,7 +196,7 @@ class _Write:
         if code is None:
             statements = [(_INSERT, values), *then]
         else:
-            values[[f.name for f in _FIELDS].index("stored_code")] = str(code)
+            values[_COLUMNS.index("stored_code_id")] = str(code)
             statements = [stored_code_statement(code), (_INSERT_ON_CODE, values), *then]
         return cls(result=result, event=event, code=code, statements=statements, told=told)
 

@@ -270,10 +270,12 @@ class Stack:
     def _clean_redis(self, boards: Sequence[str]) -> None:
         import redis
 
+        from leaderboard import rank_index
+
         client = redis.Redis.from_url(f"{REDIS}/{REDIS_DB}")
         keys = list(client.scan_iter(match=f"{self.tag}*", count=1000))
         for board in boards:  # the rank index keys carry no prefix: only this run's boards
-            keys += [f"lb:rank:{board}", f"lb:rank-player:{board}"]
+            keys += rank_index.keys(board)
         for i in range(0, len(keys), 1000):
             client.delete(*keys[i : i + 1000])
         client.close()

@@ -84,6 +84,26 @@ def test_batch_verification() -> None:
     assert "verified submissions (201): count 6" in out and "statuses {201: 6}" in out
 
 
+def test_a_run_leaves_no_key_in_redis() -> None:
+    """Every key a run made goes with it, its boards' rank index whole (its version too), or expires
+    by itself within the minute (the rate limits' counters)."""
+    import redis
+
+    client = redis.Redis.from_url("redis://127.0.0.1:6379/14")  # a database no other test uses
+    before = set(client.scan_iter(count=1000))
+    done = subprocess.run(
+        [sys.executable, "bench/submissions.py", "--clients", "3", "--count", "6", "--length", "60", "--workers", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "BENCH_REDIS_DB": "14"},
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    left = set(client.scan_iter(count=1000)) - before
+    assert [key for key in left if not 0 < client.ttl(key) <= 60] == []
+
+
 def test_batch_verification_in_process() -> None:
     out = run("submissions.py", "--clients", "3", "--count", "6", "--length", "60", "--in-process")
     assert "us/submission (this process, no HTTP server)" in out and "statuses {201: 6}" in out

@@ -34,8 +34,8 @@ _INSERT = (
     f"INSERT INTO {Result._meta.db_table} ({', '.join(f.column for f in _FIELDS)})"
     f" VALUES ({', '.join('%s' for _ in _FIELDS)}) RETURNING id"
 )
-# Result(None, *columns) takes them in this order; a field added, moved or made to change its
-# value on save (pre_save: auto_now) must be written there too.
+# Result(None, *columns) takes them in this order (_Write.of names each value); a field added or
+# made to change its value on save (pre_save: auto_now) must be written there too.
 _COLUMNS = (
     "player_id", "stored_code_id", "daily_id", "session_id", "source", "board", "score", "moves", "won",
     "sequences", "cards_home", "elapsed_ms", "actions", "undos", "log", "finished_at", "verified_at",
@@ -158,25 +158,26 @@ class _Write:
         code = stored_code if isinstance(stored_code, GameCode) else None
         # Given a code, its row is made (or found) by the first statement: its id is set once known.
         stored = stored_code_row(stored_code, None) if isinstance(stored_code, GameCode) else stored_code
-        columns = [
-            player.pk,
-            stored.pk,
-            None if daily is None else daily.pk,
-            None if session is None else session.pk,
-            Result.Source.SESSION if session else Result.Source.SUBMISSION,
-            None if player.is_guest else board,
-            outcome.score,
-            outcome.moves,
-            outcome.won,
-            outcome.sequences,
-            outcome.cards_home,
-            elapsed_ms,
-            outcome.actions,
-            outcome.undos,
-            " ".join(outcome.tokens),
-            finished_at,
-            timezone.now(),  # verified_at
-        ]
+        by_column = {
+            "player_id": player.pk,
+            "stored_code_id": stored.pk,
+            "daily_id": None if daily is None else daily.pk,
+            "session_id": None if session is None else session.pk,
+            "source": Result.Source.SESSION if session else Result.Source.SUBMISSION,
+            "board": None if player.is_guest else board,
+            "score": outcome.score,
+            "moves": outcome.moves,
+            "won": outcome.won,
+            "sequences": outcome.sequences,
+            "cards_home": outcome.cards_home,
+            "elapsed_ms": elapsed_ms,
+            "actions": outcome.actions,
+            "undos": outcome.undos,
+            "log": " ".join(outcome.tokens),
+            "finished_at": finished_at,
+            "verified_at": timezone.now(),
+        }
+        columns = [by_column[column] for column in _COLUMNS]  # named, so no value lands in its neighbour's column
         # Made by position, as Django's from_db makes a row (a third of the time of keywords); the
         # related objects in hand are given to their fields as keywords would have.
         result = Result(None, *columns)  # type: ignore[misc]  # the stubs know keywords, not a row by position

@@ -103,3 +103,24 @@ def test_the_browsers_merge_is_the_servers(page) -> None:
     )
     assert len(cases) > 80
     assert merged == [case["new"] for case in cases]
+
+
+def test_a_page_back_in_view_shows_the_game_as_it_was_played_elsewhere(page) -> None:
+    seen = frames_of(page)
+    doc = start(page, code="SP1-S2C-AAAAAAD")
+    open_play(page, doc["id"])
+    # Another tab plays on: nothing is pushed to this page, which still shows the game it had.
+    api_post(page, f"/api/sessions/{doc['id']}/actions", {"action": "D", "at": 1})
+    page.wait_for_timeout(300)
+    assert moves_shown(page) == 0 and {"type": "sync"} not in seen["sent"]
+    # The player comes back to this tab: the page asks for the game and shows it as it is now.
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(page.locator("[data-moves]")).to_have_text("1")
+    assert seen["sent"].count({"type": "sync"}) == 1
+    server = api_get(page, f"/api/sessions/{doc['id']}")
+    assert table_of(page) == server["view"]["columns"]
+    # Shown and focused together (a tab switched back to), later on: one more ask, not two.
+    page.wait_for_timeout(1100)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange')); window.dispatchEvent(new Event('focus'))")
+    page.wait_for_timeout(300)
+    assert seen["sent"].count({"type": "sync"}) == 2

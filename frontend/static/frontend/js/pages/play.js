@@ -188,6 +188,18 @@ async function resync() {
   }
 }
 
+// Nothing is pushed to the play socket, so a page that comes back into view (another tab, another
+// window) may show a game played on meanwhile elsewhere: it asks for the game as it is now. One ask
+// a second at most: switching back to a tab both shows it and focuses its window.
+let lookedAgain = 0;
+function lookAgain() {
+  if (!doc || pending || document.visibilityState !== "visible" || Date.now() - lookedAgain < 1000) return;
+  lookedAgain = Date.now();
+  resync();
+}
+document.addEventListener("visibilitychange", lookAgain);
+window.addEventListener("focus", lookAgain);
+
 const connection = $("[data-connection]");
 const socket = new LiveSocket(`/ws/play/${id}/`, {
   onMessage(message) {

@@ -24,7 +24,7 @@ from typing import Protocol
 
 from asgiref.sync import SyncToAsync
 from channels.db import database_sync_to_async
-from django.db import connections
+from django.db import close_old_connections, connections
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +61,19 @@ class _OnLoop:
     def __init__(self, loop: asyncio.AbstractEventLoop, delay: float, call: Callable[[], None]) -> None:
         self.cancelled = False
 
+        def released() -> None:
+            # Django's own, not the one channels.db calls: channels.testing's communicator patches
+            # that to a no-op for the whole process while a test awaits a socket, and this thread's
+            # pooled connection would stay checked out (the test database in use) until collected.
+            try:
+                call()
+            finally:
+                close_old_connections()
+
         def due() -> None:
             if not self.cancelled:
                 # On a thread of the loop's pool: the caller's thread may be busy by then.
-                task = asyncio.ensure_future(database_sync_to_async(call, thread_sensitive=False)(), loop=loop)
+                task = asyncio.ensure_future(database_sync_to_async(released, thread_sensitive=False)(), loop=loop)
                 self._running.add(task)
                 task.add_done_callback(self._running.discard)
 

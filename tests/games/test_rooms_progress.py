@@ -3,12 +3,16 @@ pushes, the last state always sent, and a finish sent at once."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import pytest
-from django.db import connection
+from asgiref.sync import sync_to_async
+from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from games import groups, room_progress, rooms
@@ -146,3 +150,34 @@ def test_a_race_action_takes_no_row_lock(monkeypatch: pytest.MonkeyPatch, unlimi
     assert len(pushed) == len(tokens) and any(f'FROM "{Room._meta.db_table}"' in sql for sql in statements)
     assert not [sql for sql in statements if "FOR UPDATE" in sql.upper()]
     assert GameSession.objects.get(pk=session.pk).action_count == len(tokens)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_push_due_on_the_loop_lets_go_of_its_connection_while_a_test_awaits_a_socket() -> None:
+    """A push due at a window's end runs on a thread of the server's loop. While a test awaits a
+    socket, channels.testing's communicator patches channels.db.close_old_connections to a no-op for
+    the whole process; the push must still give its connection back, or it stays checked out of the
+    pool (and the test database in use) until the collector finds it."""
+    ran = threading.Event()
+    used: list[Any] = []
+
+    def push() -> None:
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT 1")
+        used.append(connections["default"])
+        ran.set()
+
+    with mock.patch("channels.db.close_old_connections", lambda: None):  # as ApplicationCommunicator does
+        await sync_to_async(room_progress._later)(0, push)  # from a sync thread of this loop: on the loop
+        for _ in range(200):
+            if ran.is_set() and not room_progress._OnLoop._running:
+                break
+            await asyncio.sleep(0.01)
+    assert ran.is_set() and not room_progress._OnLoop._running
+    (wrapper,) = used
+    try:
+        assert wrapper.connection is None, "the push kept its connection"
+    finally:
+        if wrapper.connection is not None:  # the failing run leaves no session on the test database
+            wrapper.inc_thread_sharing()
+            await asyncio.to_thread(wrapper.close)

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from asgiref.sync import SyncToAsync
-from channels.db import database_sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.db import close_old_connections, connections
 
 log = logging.getLogger(__name__)
@@ -62,9 +61,11 @@ class _OnLoop:
         self.cancelled = False
 
         def released() -> None:
-            # Django's own, not the one channels.db calls: channels.testing's communicator patches
-            # that to a no-op for the whole process while a test awaits a socket, and this thread's
-            # pooled connection would stay checked out (the test database in use) until collected.
+            # What channels.db.database_sync_to_async does around a call, with Django's own function:
+            # channels.testing's communicator patches channels.db's to a no-op for the whole process
+            # while a test awaits a socket, and this thread's pooled connection would stay checked
+            # out (the test database in use) until collected.
+            close_old_connections()
             try:
                 call()
             finally:
@@ -73,7 +74,7 @@ class _OnLoop:
         def due() -> None:
             if not self.cancelled:
                 # On a thread of the loop's pool: the caller's thread may be busy by then.
-                task = asyncio.ensure_future(database_sync_to_async(released, thread_sensitive=False)(), loop=loop)
+                task = asyncio.ensure_future(sync_to_async(released, thread_sensitive=False)(), loop=loop)
                 self._running.add(task)
                 task.add_done_callback(self._running.discard)
 

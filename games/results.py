@@ -44,6 +44,7 @@ if tuple(f.attname for f in _FIELDS) != _COLUMNS or any(getattr(f, "auto_now", F
     raise RuntimeError("games.results: Result's fields changed; update _COLUMNS and _Write.of")
 _PLAYER = Result._meta.get_field("player")
 _STORED_CODE = Result._meta.get_field("stored_code")
+_STORED_CODE_AT = _COLUMNS.index("stored_code_id")  # where a code stands in for its row's id
 # The same for a stored code made (or found) by the statement before it in the same round trip: its id is
 # read by its code.
 _INSERT_ON_CODE = (
@@ -197,7 +198,7 @@ class _Write:
         if code is None:
             statements = [(_INSERT, values), *then]
         else:
-            values[_COLUMNS.index("stored_code_id")] = str(code)
+            values[_STORED_CODE_AT] = str(code)
             statements = [stored_code_statement(code), (_INSERT_ON_CODE, values), *then]
         return cls(result=result, event=event, code=code, statements=statements, told=told)
 

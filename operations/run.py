@@ -25,10 +25,15 @@ def tell(line: str) -> None:
     say(f"run: {line}")
 
 
+def worker_command(arguments: list[str]) -> list[str]:
+    """The worker: operations.server (daphne with the graceful stop and the body cap) with `arguments`."""
+    return [sys.executable, "-m", "operations.server", *arguments]
+
+
 def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    worker = Child("worker", [sys.executable, "-m", "operations.server", *arguments], env, None)
+    worker = Child("worker", worker_command(arguments), env, None)
     closer = Supervised("closer", closer_command(), env, None, tell=tell)
     stopping = False
 

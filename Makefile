@@ -1,9 +1,9 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run    the service on the embedded default (SQLite, in-memory channel layer)
+#   make run    the service on the embedded default (SQLite, in-memory channel layer), with the closer
 #   make test   the whole suite, on PostgreSQL and Redis (started here if they are down),
 #               then again on the embedded default (make test-embedded)
 # and one more runs it as production does, on one machine:
-#   make cluster   nginx on 127.0.0.1:8080 in front of cores + 1 workers, on PostgreSQL and Redis
+#   make cluster   nginx on 127.0.0.1:8080 in front of cores + 1 workers and the closer, on PostgreSQL and Redis
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -24,7 +24,7 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 
 run: $(BIN)/.installed
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python -m operations.server -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m operations.run -b $(HOST) -p $(PORT) config.asgi:application
 
 test: $(BIN)/.installed
 	./scripts/services.sh
@@ -67,4 +67,4 @@ typecheck: $(BIN)/.installed
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm db.sqlite3.closer.lock staticfiles .pytest_cache .mypy_cache .hypothesis

@@ -139,7 +139,11 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # The worker and the closer (make run) write to the same file. WAL: a reader never
+            # waits for a writer, nor a writer for readers. IMMEDIATE: a transaction that will write
+            # takes the write lock when it begins, so it waits for the other (up to `timeout`
+            # seconds) instead of failing at its first write with "database is locked".
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL"},
         }
     }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False

@@ -38,17 +38,45 @@ class Prepared:
     pending: int
 
 
+@dataclass(frozen=True)
+class Step:
+    """One daily's turn in a round of prepare_ahead, for a progress report.
+
+    `daily` is None when the round stopped before it was stored; `stored_now` says whether this
+    turn stored it (False: it was there before the round); `seconds` is this turn's wall time.
+    """
+
+    date: dt.date
+    variant: str
+    daily: Daily | None
+    stored_now: bool
+    seconds: float
+
+
 def prepare_ahead(
-    today: dt.date, *, days: int | None = None, should_stop: Callable[[], bool] = lambda: False
+    today: dt.date,
+    *,
+    days: int | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+    progress: Callable[[Step], None] = lambda step: None,
 ) -> Prepared:
-    """Prepare the dailies of today and the `days` after it (DAILY_PREPARE_DAYS), earliest first,
-    until every one is stored or `should_stop()` says so between two candidates."""
+    """Prepare the dailies of today and the `days` after it (DAILY_PREPARE_DAYS), earliest first
+    (every variant of a day before the next day), until every one is stored or `should_stop()`
+    says so between two candidates. `progress` hears of each daily's turn as it ends."""
     ahead = settings.DAILY_PREPARE_DAYS if days is None else days
+    dates = [today + dt.timedelta(days=offset) for offset in range(ahead + 1)]
+    there = set(Daily.objects.filter(date__in=dates).values_list("date", "variant"))
     stored: list[Daily] = []
     pending = 0
-    for offset in range(ahead + 1):
+    for date in dates:
         for variant in DAILY_VARIANTS:
-            daily = None if pending else prepare_daily(today + dt.timedelta(days=offset), variant, should_stop)
+            if pending:
+                pending += 1
+                continue
+            started = time.monotonic()
+            daily = prepare_daily(date, variant, should_stop)
+            stored_now = daily is not None and (date, variant) not in there
+            progress(Step(date, variant, daily, stored_now, time.monotonic() - started))
             if daily is None:
                 pending += 1
             else:

@@ -3,5 +3,7 @@
 Health and readiness (operations.health), metrics in Prometheus's format (operations.metrics),
 JSON log lines (operations.logs) with a request id per request and socket (operations.requests),
 the ASGI layer that serves and counts them (operations.asgi), the graceful stop of a worker
-(operations.drain, operations.server) and a one-machine cluster behind nginx (operations.cluster).
+(operations.drain, operations.server), `make run`'s worker and closer (operations.run) and a
+one-machine cluster behind nginx (operations.cluster), both starting their processes with
+operations.children.
 """

@@ -2,9 +2,11 @@
 
 Migrates the database (creating it if missing) and collects the static files, starts N workers
 (operations.server, default: cores + 1) on 127.0.0.1:8001.. and nginx with the same template as
-docker-compose.yml (deploy/nginx), and stays in the foreground. Ctrl-C or SIGTERM stops
-everything it started: the workers drain (their sockets reconnect elsewhere when there is an
-elsewhere), then nginx quits. The tests and the benches start the same `Cluster` on free ports.
+docker-compose.yml (deploy/nginx), and the closer (close_dailies --loop 60, supervised: started
+again when it dies), and stays in the foreground. Ctrl-C or SIGTERM stops everything it started:
+the closer, then the workers drain (their sockets reconnect elsewhere when there is an
+elsewhere), then nginx quits. The tests and the benches start the same `Cluster` on free ports
+(without the closer unless asked).
 
 Needs DATABASE_URL and REDIS_URL (the Makefile points them at the local servers by default) and
 nginx (scripts/nginx.sh installs Debian's).
@@ -13,7 +15,6 @@ nginx (scripts/nginx.sh installs Debian's).
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import re
 import resource
@@ -25,11 +26,11 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO
 
-ROOT = Path(__file__).resolve().parent.parent
+from operations.children import ROOT, Child, Supervised, closer_command, die_with_parent, say
+
 TEMPLATE = ROOT / "deploy" / "nginx" / "league.conf.template"
 MAIN_CONF = ROOT / "deploy" / "nginx" / "nginx.conf"
 LOOPBACK = "127.0.0.1"
@@ -82,14 +83,6 @@ def raise_open_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def _die_with_parent() -> None:
-    """In the child: end when the process that started it ends (Linux), so nothing is left behind."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
-
-
 def _answers(url: str) -> int | None:
     try:
         with _opener.open(url, timeout=2) as answer:
@@ -100,71 +93,35 @@ def _answers(url: str) -> int | None:
         return None
 
 
-class Worker:
+class Worker(Child):
     """One operations.server process on a loopback port."""
 
     def __init__(self, port: int, env: Mapping[str, str], log: Path | None) -> None:
+        command = [sys.executable, "-m", "operations.server", "-b", LOOPBACK, "-p", str(port)]
+        super().__init__(f"worker on {port}", [*command, "--proxy-headers", "config.asgi:application"], env, log)
         self.port = port
-        self.env = dict(env)
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
 
-    def start(self) -> None:
-        command = [sys.executable, "-m", "operations.server", "-b", LOOPBACK, "-p", str(self.port)]
-        command += ["--proxy-headers", "config.asgi:application"]
-        out: IO[bytes] | None = self.log.open("ab") if self.log is not None else None
-        try:
-            self.process = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT if out is not None else None,
-                process_group=0,  # Ctrl-C reaches the cluster, which stops the workers in order
-                preexec_fn=_die_with_parent,
-            )
-        finally:
-            if out is not None:
-                out.close()
-
     def wait_ready(self, timeout: float = 90) -> None:
         deadline = time.monotonic() + timeout
         while _answers(f"{self.url}/health/ready") != 200:
             if self.process is not None and self.process.poll() is not None:
-                raise RuntimeError(f"the worker on {self.port} exited with {self.process.returncode}{self._tail()}")
+                raise RuntimeError(f"the worker on {self.port} exited with {self.process.returncode}{self.tail()}")
             if time.monotonic() > deadline:
-                raise TimeoutError(f"the worker on {self.port} was not ready in {timeout:.0f} s{self._tail()}")
+                raise TimeoutError(f"the worker on {self.port} was not ready in {timeout:.0f} s{self.tail()}")
             time.sleep(0.2)
-
-    def signal(self, signum: int) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signum)
-
-    def wait(self, timeout: float) -> int | None:
-        if self.process is None:
-            return None
-        try:
-            return self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            return None
-
-    def _tail(self) -> str:
-        if self.log is None or not self.log.exists():
-            return ""
-        return ":\n" + "\n".join(self.log.read_text(errors="replace").splitlines()[-30:])
 
 
 class Cluster:
     """nginx on `listen_port` in front of one worker per port in `worker_ports`, all on loopback.
 
     `log_dir` keeps each worker's output and nginx's access log in files; without it everything
-    goes to this process's stdout and stderr (the foreground run).
+    goes to this process's stdout and stderr (the foreground run). With `closer`, the closer runs
+    beside them (started once the workers are ready), supervised: `check()` starts it again when
+    it died.
     """
 
     def __init__(
@@ -174,6 +131,8 @@ class Cluster:
         listen_port: int,
         env: Mapping[str, str],
         log_dir: Path | None = None,
+        closer: bool = False,
+        tell: Callable[[str], None] = say,
     ) -> None:
         self.env = dict(env)
         self.listen_port = listen_port
@@ -181,6 +140,12 @@ class Cluster:
         self.workers = [
             Worker(port, self.env, None if log_dir is None else log_dir / f"worker-{port}.log") for port in worker_ports
         ]
+        self.closer = None
+        if closer:
+            log = None if log_dir is None else log_dir / "closer.log"
+            self.closer = Supervised(
+                "closer", closer_command(), self.env, log, tell=lambda line: tell(f"cluster: {line}")
+            )
         self.prefix = Path(tempfile.mkdtemp(prefix="league-nginx-"))
         self.access_log = "/dev/stdout" if log_dir is None else str(log_dir / "nginx-access.log")
         self.nginx: subprocess.Popen[bytes] | None = None
@@ -214,7 +179,7 @@ class Cluster:
                 [binary, "-p", f"{self.prefix}/", "-c", "nginx.conf", "-e", "stderr", "-g", "daemon off;"],
                 stderr=errors,
                 process_group=0,
-                preexec_fn=_die_with_parent,
+                preexec_fn=die_with_parent,
             )
         finally:
             if errors is not None:
@@ -224,9 +189,22 @@ class Cluster:
             if self.nginx.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"nginx did not start on {self.listen_port}")
             time.sleep(0.1)
+        if self.closer is not None:
+            self.closer.start()
+
+    @property
+    def closer_pid(self) -> int | None:
+        return None if self.closer is None else self.closer.pid
+
+    def check(self) -> None:
+        """Start the closer again if it died (after its back-off)."""
+        if self.closer is not None:
+            self.closer.check()
 
     def stop(self, *, drain_seconds: float = 30) -> None:
-        """The workers drain (SIGTERM), then nginx finishes what it is passing on and quits."""
+        """The closer stops, the workers drain (SIGTERM), then nginx finishes what it is passing on and quits."""
+        if self.closer is not None:
+            self.closer.stop(timeout=15)
         for worker in self.workers:
             worker.signal(signal.SIGTERM)
         for worker in self.workers:
@@ -276,7 +254,7 @@ def main() -> int:
         parser.error("nginx is not installed (scripts/nginx.sh installs Debian's)")
     _prepare(env)
     ports = list(range(args.first_worker_port, args.first_worker_port + args.workers))
-    cluster = Cluster(worker_ports=ports, listen_port=args.port, env=env)
+    cluster = Cluster(worker_ports=ports, listen_port=args.port, env=env, closer=True)
     stopping = False
 
     def stop(signum: int, _frame: object) -> None:
@@ -291,12 +269,14 @@ def main() -> int:
         cluster.start()
         print(
             f"cluster: nginx on {cluster.url} in front of {args.workers} workers on 127.0.0.1:{ports[0]}-{ports[-1]} "
-            f"(health: /health/ready; metrics: each worker's /metrics). Ctrl-C stops everything.",
+            f"(health: /health/ready; metrics: each worker's /metrics), and the closer (pid {cluster.closer_pid}). "
+            "Ctrl-C stops everything.",
             flush=True,
         )
         running = {w.port for w in cluster.workers}
         while running:
             time.sleep(1)
+            cluster.check()
             for worker in cluster.workers:
                 code = worker.process.poll() if worker.process is not None else None
                 if worker.port in running and code is not None:

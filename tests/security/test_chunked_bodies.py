@@ -21,6 +21,7 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 
 from config.asgi import application
+from operations.run import worker_command
 from tests.conftest import make_player
 from tests.security.conftest import Worker
 from tests.security.snapshot import snapshot
@@ -179,6 +180,7 @@ async def test_the_asgi_handler_reads_a_body_without_content_length() -> None:
 
 def test_make_run_serves_with_the_capped_worker() -> None:
     run = (ROOT / "Makefile").read_text().split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    assert "-m operations.server" in run and "/daphne " not in run
+    assert "-m operations.run " in run and "/daphne " not in run  # its worker is operations.server:
+    assert worker_command(["config.asgi:application"])[1:] == ["-m", "operations.server", "config.asgi:application"]
     assert "operations.server" in (ROOT / "Dockerfile").read_text()
     assert os.path.exists(ROOT / "operations" / "body_cap.py")

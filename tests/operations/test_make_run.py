@@ -6,6 +6,7 @@ that dies is started again."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import re
 import shlex
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,18 +108,71 @@ def todays_dailies(directory: Path) -> list[tuple[str, int]]:
         return db.execute("SELECT variant, certified FROM games_daily WHERE date = ?", [today]).fetchall()
 
 
-@pytest.fixture
-def make_run(tmp_path: Path) -> Iterator[tuple[Output, int]]:
+def start_make_run(directory: Path, **extra: str) -> tuple[Output, int]:
     """`make run`'s recipe on a fresh SQLite file: (the running service's output, its port)."""
     port = free_port()
     *before, command = run_recipe(port)
-    env = fresh_env(tmp_path)
+    env = fresh_env(directory, **extra)
     for step in before:
         done = subprocess.run(step, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
-    service = Output(command, env)
+    return Output(command, env), port
+
+
+@pytest.fixture
+def make_run(tmp_path: Path) -> Iterator[tuple[Output, int]]:
+    service, port = start_make_run(tmp_path)
     try:
         yield service, port
+    finally:
+        service.stop()
+
+
+def ask(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Accept-Language": "en"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_from_its_first_second_make_run_says_todays_dailies_are_being_prepared_until_they_are(
+    tmp_path: Path,
+) -> None:
+    """The home page and GET /api/daily, asked from the worker's first answer on while the closer
+    prepares (a budget that keeps the 4-suit dailies in preparation for some seconds): never an
+    error, "preparing" with Retry-After until the closer stores each, then all ready; no read stores
+    a daily (what the closer stores is all there is)."""
+    service, port = start_make_run(tmp_path, DAILY_SOLVER_BUDGET_SECONDS="2", DAILY_CANDIDATE_CAP="3")
+    try:
+        deadline = time.monotonic() + 30
+        while not answers(port):
+            assert time.monotonic() < deadline, f"the worker did not answer within 30 s:\n{service.text}"
+            time.sleep(0.1)
+        seen: list[list[str]] = []
+        deadline = time.monotonic() + 120
+        while not seen or "preparing" in seen[-1]:
+            assert time.monotonic() < deadline, f"today's dailies were not ready in 120 s:\n{service.text}"
+            home, _, page = ask(port, "/")
+            assert home == 200 and b"data-dailies" in page
+            status, headers, body = ask(port, "/api/daily")
+            assert status == 200, body
+            entries = json.loads(body)["dailies"]
+            assert [e["variant"] for e in entries] == list(DAILY_VARIANTS)
+            statuses = [e["status"] for e in entries]
+            assert ("Retry-After" in headers) == ("preparing" in statuses)
+            stored = {variant for variant, _ in todays_dailies(tmp_path)}  # read after the answer
+            assert {e["variant"] for e in entries if e["status"] == "ready"} <= stored
+            seen.append(statuses)
+            time.sleep(0.3)
+        assert "preparing" in seen[0], seen  # the first answers came while the closer was at work
+        assert {e for e in seen[-1]} == {"ready"}
+        final = json.loads(ask(port, "/api/daily")[2])["dailies"]
+        assert all(e["certification"] in ("certified", "none_won") for e in final)
+        # Each daily stored was stored by the closer, which names each on the terminal as it stores it.
+        named = [line for line in service.lines if re.match(r"\d{4}-\d\d-\d\d \S+: ", line)]
+        assert len(named) == len(todays_dailies(tmp_path)) == len(DAILY_VARIANTS), service.text
     finally:
         service.stop()
 

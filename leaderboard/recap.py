@@ -117,7 +117,7 @@ def streak(*, player: Player, variant: str, today: dt.date) -> dict[str, Any]:
     if boards:
         rows = Result.objects.filter(player=player, board__in=list(boards), daily__isnull=False)
         for board, won in rows.values_list("board", "won"):
-            day = boards[board]
+            day = boards[str(board)]
             outcome[day] = outcome.get(day, False) or won
     stats = PlayerStats.objects.filter(player=player, variant=variant).first()
     days = []

@@ -7,13 +7,12 @@ import hashlib
 import hmac
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from games.codes import stored_code_for
 from games.engine import DAILY_VARIANTS, LONG_DEAL_NUMBERS, GameCode
-from games.models import Daily, DailyCandidate
-from web.errors import NotFound, Unprocessable
+from games.models import Daily
+from games.variants import variant_name
+from web.errors import NotFound, Unavailable, Unprocessable
 
 
 def daily_number(secret: str, date: dt.date, variant: str, k: int = 0) -> int:
@@ -43,13 +42,44 @@ def check_daily_variant(variant: str) -> str:
     return variant
 
 
-def daily_for(date: dt.date, variant: str, *, now: dt.datetime) -> Daily:
-    """The daily of `date`, stored the first time it is asked for and never changed after.
+# How long a client waits before asking again for a daily still being prepared: a candidate is
+# settled within the solver's budget, and most of today's seven within a minute of the closer's start.
+PREPARING_RETRY_SECONDS = 15
 
-    Dailies are prepared ahead (games.daily_preparation); one asked for before it was prepared is
-    never made to wait for the solver: it is what the candidates tried so far decide, or else
-    candidate 0 marked not certified (docs/dailies.md).
+
+class DailyPreparing(Unavailable):
+    """Today's daily is not stored yet: the preparer (the closer) is still choosing its deal."""
+
+
+def daily_for(date: dt.date, variant: str, *, now: dt.datetime) -> Daily:
+    """The daily of `date` as the preparer stored it; a read never stores one (docs/dailies.md).
+
+    Today's daily not stored yet is being prepared (503, Retry-After); a past day's that was never
+    stored does not exist.
     """
+    check_daily_date(date, now=now)
+    check_daily_variant(variant)
+    daily = Daily.objects.select_related("stored_code").filter(date=date, variant=variant).first()
+    if daily is not None:
+        return daily
+    if date == utc_today(now):
+        raise preparing(variant)
+    raise NotFound(
+        gettext("There was no %(variant)s daily on %(date)s.")
+        % {"variant": variant_name(variant), "date": date.isoformat()}
+    )
+
+
+def preparing(variant: str) -> DailyPreparing:
+    return DailyPreparing(
+        gettext("Today's %(variant)s daily is being prepared. It will be ready in a minute or two.")
+        % {"variant": variant_name(variant)},
+        retry_after=PREPARING_RETRY_SECONDS,
+    )
+
+
+def check_daily_date(date: dt.date, *, now: dt.datetime) -> dt.date:
+    """A date that can have dailies: not after today, not before the league's first day."""
     if date > utc_today(now):
         raise NotFound(gettext("The dailies of %(date)s are not out yet.") % {"date": date.isoformat()})
     if date < settings.DAILIES_START:
@@ -57,46 +87,14 @@ def daily_for(date: dt.date, variant: str, *, now: dt.datetime) -> Daily:
             gettext("There are no dailies before %(date)s, the league's first day.")
             % {"date": settings.DAILIES_START.isoformat()}
         )
-    check_daily_variant(variant)
-    daily = Daily.objects.select_related("stored_code").filter(date=date, variant=variant).first()
-    if daily is not None:
-        return daily
-    tried = list(DailyCandidate.objects.filter(date=date, variant=variant).order_by("k"))
-    chosen = first_won(tried)
-    if chosen is not None:
-        return store_daily(date, variant, chosen, certified=True)
-    return store_daily(date, variant, None, certified=False)
+    return date
 
 
-def first_won(tried: list[DailyCandidate]) -> DailyCandidate | None:
-    """The first candidate won, among those tried from k = 0 on without a gap."""
-    for k, candidate in enumerate(tried):
-        if candidate.k != k:
-            return None
-        if candidate.verdict == DailyCandidate.Verdict.WON:
-            return candidate
-    return None
-
-
-def store_daily(date: dt.date, variant: str, candidate: DailyCandidate | None, *, certified: bool) -> Daily:
-    """Store the daily as `candidate` (None: candidate 0, not tried); a daily stored first stands."""
-    code = GameCode.parse(candidate.code) if candidate is not None else candidate_code(date, variant, 0)
-    fields = {
-        "stored_code": stored_code_for(code),
-        "certified": certified,
-        "candidate": candidate.k if candidate is not None else 0,
-        "par": candidate.par if certified and candidate is not None else None,
-        "par_line": candidate.line if certified and candidate is not None else "",
-    }
-    try:
-        with transaction.atomic():
-            return Daily.objects.create(date=date, variant=variant, **fields)
-    except IntegrityError:  # another request or the preparer stored it first: theirs stands
-        return Daily.objects.select_related("stored_code").get(date=date, variant=variant)
-
-
-def dailies_for(date: dt.date, *, now: dt.datetime) -> list[Daily]:
-    return [daily_for(date, variant, now=now) for variant in DAILY_VARIANTS]
+def stored_dailies(date: dt.date, *, now: dt.datetime) -> list[Daily]:
+    """The dailies of `date` that the preparer stored, in the order of DAILY_VARIANTS."""
+    check_daily_date(date, now=now)
+    found = {d.variant: d for d in Daily.objects.select_related("stored_code").filter(date=date)}
+    return [found[variant] for variant in DAILY_VARIANTS if variant in found]
 
 
 def is_published(daily: Daily, now: dt.datetime) -> bool:

@@ -6,7 +6,8 @@ its par. After DAILY_CANDIDATE_CAP candidates the last one tried is used, not ce
 verdict is stored as it comes (DailyCandidate), so a preparer that stops or crashes goes on where
 it was, and two at once agree: a verdict stored first is the one both use.
 
-Only the closer and `manage.py prepare_dailies` run this; a request never waits for the solver.
+Only the closer and `manage.py prepare_dailies` run this, and only this stores a daily: a request
+never stores one, nor waits for the solver.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games.dailies import candidate_code, store_daily
-from games.engine import DAILY_VARIANTS, Game
+from games.codes import stored_code_for
+from games.dailies import candidate_code
+from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, DailyCandidate
 from games.solver import Solution, SolverBug, solve
 
@@ -61,7 +63,7 @@ def prepare_daily(date: dt.date, variant: str, should_stop: Callable[[], bool] =
     last: DailyCandidate | None = None
     for k in range(cap):
         existing = Daily.objects.select_related("stored_code").filter(date=date, variant=variant).first()
-        if existing is not None:  # stored earlier, or by a request that could not wait: it stands
+        if existing is not None:  # stored earlier (by another preparer, or before a new secret): it stands
             return existing
         candidate = tried.get(k)
         if candidate is None:
@@ -72,7 +74,24 @@ def prepare_daily(date: dt.date, variant: str, should_stop: Callable[[], bool] =
         if candidate.verdict == DailyCandidate.Verdict.WON:
             return store_daily(date, variant, candidate, certified=True)
     log.info("daily %s %s: no candidate won within the cap, the last one is used", date, variant)
+    assert last is not None  # the cap is at least 1 (config.settings)
     return store_daily(date, variant, last, certified=False)
+
+
+def store_daily(date: dt.date, variant: str, candidate: DailyCandidate, *, certified: bool) -> Daily:
+    """Store the daily as `candidate`, the one place a daily is written; a daily stored first stands."""
+    fields = {
+        "stored_code": stored_code_for(GameCode.parse(candidate.code)),
+        "certified": certified,
+        "candidate": candidate.k,
+        "par": candidate.par if certified else None,
+        "par_line": candidate.line if certified else "",
+    }
+    try:
+        with transaction.atomic():
+            return Daily.objects.create(date=date, variant=variant, **fields)
+    except IntegrityError:  # another preparer stored it first: theirs stands
+        return Daily.objects.select_related("stored_code").get(date=date, variant=variant)
 
 
 def _try(date: dt.date, variant: str, k: int) -> DailyCandidate:

@@ -10,10 +10,10 @@ from django.utils.translation import gettext
 
 from games import rank_lookup
 from games.boards import clean_twin, parse_board
-from games.dailies import is_published
-from games.engine import Game, move_of
+from games.dailies import is_published, stored_dailies, utc_today
+from games.engine import DAILY_VARIANTS, Game, move_of
 from games.live import LiveSession
-from games.models import Daily, GameSession, Player, Result
+from games.models import Daily, DailyCandidate, GameSession, Player, Result
 from web.errors import NotFound
 
 
@@ -182,31 +182,68 @@ def _ranked_result_document(result: Result, *, secret: bool, now: dt.datetime) -
     return doc
 
 
-def daily_overview(*, player: Player | None, dailies: list[Daily], now: dt.datetime) -> list[dict[str, Any]]:
-    """Each daily of a date with my part in it, whether it is certified winnable; the code and the
-    par only once it is published."""
+def daily_overview(*, player: Player | None, date: dt.date, now: dt.datetime) -> list[dict[str, Any]]:
+    """Each daily of `date` with my part in it and whether it is certified winnable; the code and the
+    par only once it is published. Today's dailies not stored yet are listed as being prepared; a past
+    day lists only the dailies it had (docs/dailies.md)."""
+    stored = {daily.variant: daily for daily in stored_dailies(date, now=now)}
     mine: dict[int, GameSession] = {}
-    if player is not None:
-        sessions = GameSession.objects.filter(player=player, daily__in=dailies).order_by("ranked", "started_at")
+    if player is not None and stored:
+        sessions = GameSession.objects.filter(player=player, daily__in=stored.values()).order_by("ranked", "started_at")
         for attempt in sessions:  # the ranked attempt, ordered last, wins over practice
             assert attempt.daily_id is not None
             mine[attempt.daily_id] = attempt
+    tried = set(
+        DailyCandidate.objects.filter(date=date, variant__in=list(stored)).values_list("variant", flat=True).distinct()
+    )
     overview = []
-    for daily in dailies:
+    for variant in DAILY_VARIANTS:
+        daily = stored.get(variant)
+        if daily is None:
+            if date == utc_today(now):
+                overview.append(_preparing_entry(date, variant))
+            continue
         session = mine.get(daily.pk)
+        published = is_published(daily, now)
         overview.append(
             {
                 "variant": daily.variant,
                 "board": daily.board,
+                "status": "ready",
                 "played": bool(session and session.ranked),
                 "finished": bool(session and session.ranked and session.finished),
                 "session": str(session.id) if session else None,
-                "code": daily.stored_code.code if is_published(daily, now) else None,
+                "code": daily.stored_code.code if published else None,
                 "certified": daily.certified,
-                "par": daily.par if is_published(daily, now) else None,
+                "certification": _certification(daily, tried=variant in tried),
+                "par": daily.par if published else None,
             }
         )
     return overview
+
+
+def _certification(daily: Daily, *, tried: bool) -> str:
+    """What the page may truly say: the solver won it, or tried the capped candidates and won none, or
+    the daily was stored before any candidate was tried (a daily stored before certification existed)."""
+    if daily.certified:
+        return "certified"
+    return "none_won" if tried else "unchecked"
+
+
+def _preparing_entry(date: dt.date, variant: str) -> dict[str, Any]:
+    board = f"daily:{date.isoformat()}:{variant}"
+    return {
+        "variant": variant,
+        "board": board,
+        "status": "preparing",
+        "played": False,
+        "finished": False,
+        "session": None,
+        "code": None,
+        "certified": None,
+        "certification": None,
+        "par": None,
+    }
 
 
 OPEN_SESSIONS_MAX = 5

@@ -125,3 +125,16 @@ async def socket_cleanup() -> AsyncIterator[None]:
     await database_sync_to_async(connections.close_all)()
     await asyncio.to_thread(release_database_threads)
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def prepared_dailies(request: pytest.FixtureRequest) -> list[Any]:
+    """Today's seven dailies stored as the preparer stores them (not certified; tests/daily_helpers.py)."""
+    from django.utils import timezone
+
+    from games.dailies import utc_today
+    from tests.daily_helpers import store_unsettled_dailies
+
+    marker = request.node.get_closest_marker("django_db")
+    request.getfixturevalue("transactional_db" if marker and marker.kwargs.get("transaction") else "db")
+    return store_unsettled_dailies(utc_today(timezone.now()))

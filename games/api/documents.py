@@ -145,11 +145,23 @@ DailyOverview = inline_serializer(
                 {
                     "variant": serializers.CharField(),
                     "board": serializers.CharField(),
+                    "status": serializers.ChoiceField(
+                        ["ready", "preparing"],
+                        help_text="preparing: today's daily is not stored yet (Retry-After says when to ask again)",
+                    ),
                     "played": serializers.BooleanField(),
                     "finished": serializers.BooleanField(),
                     "session": serializers.UUIDField(allow_null=True),
                     "code": serializers.CharField(allow_null=True),
-                    "certified": serializers.BooleanField(help_text="the solver won it before anyone got it"),
+                    "certified": serializers.BooleanField(
+                        allow_null=True, help_text="the solver won it before anyone got it; null while being prepared"
+                    ),
+                    "certification": serializers.ChoiceField(
+                        ["certified", "none_won", "unchecked"],
+                        allow_null=True,
+                        help_text="certified: the solver won it; none_won: the capped candidates were tried, none won; "
+                        "unchecked: stored before certification existed; null while being prepared",
+                    ),
                     "par": serializers.IntegerField(
                         allow_null=True, help_text="the solver's move count; null until published or if not certified"
                     ),
@@ -212,6 +224,7 @@ REFUSALS = {
     413: ErrorDocument,
     422: ErrorDocument,
     429: ErrorDocument,
+    503: ErrorDocument,
 }
 
 _PROGRESS: Fields = {

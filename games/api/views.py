@@ -237,8 +237,11 @@ class DailyView(APIView):
         date = _date_param(request.query_params.get("date"), default=dailies.utc_today(now))
         services.close_expired_dailies(now=now)
         player = request.user if isinstance(request.user, Player) else None
-        overview = selectors.daily_overview(player=player, dailies=dailies.dailies_for(date, now=now), now=now)
-        return Response({"date": date.isoformat(), "dailies": overview})
+        overview = selectors.daily_overview(player=player, date=date, now=now)
+        response = Response({"date": date.isoformat(), "dailies": overview})
+        if any(entry["status"] == "preparing" for entry in overview):
+            response["Retry-After"] = str(dailies.PREPARING_RETRY_SECONDS)  # ask again: it is being prepared
+        return response
 
 
 VARIANTS_MAX_AGE = 3600  # seconds: the catalogue changes only with a release

@@ -70,6 +70,21 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(autouse=True)
+def _todays_dailies_prepared(request: pytest.FixtureRequest, django_db_blocker) -> None:
+    """Today's dailies stored as the closer stores them, as a running service has them; a test
+    marked `unprepared` stores them itself (or sees them being prepared)."""
+    if request.node.get_closest_marker("unprepared") is not None or "server" not in request.fixturenames:
+        return
+    from django.utils import timezone
+
+    from games.dailies import utc_today
+    from tests.daily_helpers import store_unsettled_dailies
+
+    with django_db_blocker.unblock():
+        store_unsettled_dailies(utc_today(timezone.now()))
+
+
 @pytest.fixture(scope="package")
 def browser(server: str):
     from playwright.sync_api import sync_playwright

@@ -21,9 +21,9 @@ REVIEWED = {"archive", "all-time", "leaderboard", "not-found"}
 
 def _world(browser, server) -> tuple[dict[str, str], dict]:
     """A signed-up player with a won game, a Russian game, a race room and a past daily."""
-    from games.dailies import daily_for
     from games.models import Player
     from games.services import start_session
+    from tests.daily_helpers import store_unsettled_dailies
 
     setup = browser.new_context(base_url=server, reduced_motion="reduce")
     page = setup.new_page()
@@ -41,7 +41,7 @@ def _world(browser, server) -> tuple[dict[str, str], dict]:
     spider = start(page, code="SP1-S2C-AAAAAAD")
     room = api_post(page, "/api/rooms", {"variant": "SD1-S2"})
     yesterday = dt.datetime.now(dt.UTC) - dt.timedelta(days=1)
-    daily = daily_for(yesterday.date(), "SP1-S4C", now=yesterday)
+    daily = store_unsettled_dailies(yesterday.date(), ["SP1-S4C"])[0]
     start_session(player=Player.objects.get(username="looker"), daily="SP1-S4C", now=yesterday)
     storage = setup.storage_state()
     setup.close()

@@ -23,18 +23,16 @@ CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])|[♠♥�
 
 
 def _todays_dailies() -> None:
-    """Today's seven dailies stored at once, Russian Classic on CODE (the others not certified)."""
-    from games.codes import stored_code_for
-    from games.dailies import store_daily
+    """Today's seven dailies stored as a preparer stores them, Russian Classic on CODE."""
     from games.engine import DAILY_VARIANTS, GameCode
-    from games.models import Daily
+    from games.models import DailyCandidate
+    from tests.daily_helpers import store_unsettled_dailies
 
     today = dt.datetime.now(dt.UTC).date()
-    for variant in DAILY_VARIANTS:
-        if variant == "RU1-C":
-            Daily.objects.create(date=today, variant=variant, stored_code=stored_code_for(GameCode.parse(CODE)))
-        else:
-            store_daily(today, variant, None, certified=False)
+    DailyCandidate.objects.create(
+        date=today, variant="RU1-C", k=0, code=str(GameCode.parse(CODE)), verdict="unknown", seconds=0.0
+    )
+    store_unsettled_dailies(today, DAILY_VARIANTS)
 
 
 def _past_days(name: str) -> tuple[int, int]:
@@ -73,6 +71,7 @@ def _check_share_text(text: str, code: str) -> None:
     assert not CARD.search(text), f"a card is named in {text!r}"
 
 
+@pytest.mark.unprepared
 def test_a_finished_daily_is_recapped_on_the_play_page_and_the_home_page(browser, server) -> None:
     from games.engine import Game
 
@@ -187,6 +186,7 @@ def _no_axe_violation(browser, server: str, storage: dict, session_id: str) -> N
         context.close()
 
 
+@pytest.mark.unprepared
 def test_an_unfinished_daily_is_offered_to_continue_without_its_code(page, server) -> None:
     _todays_dailies()
     failures = _watch_failures(page)
@@ -322,19 +322,23 @@ def test_what_the_list_says_of_certification_is_what_the_server_says(browser, se
     page.context.close()
 
 
+@pytest.mark.unprepared
 def test_a_daily_being_prepared_on_the_server_is_shown_so_until_it_is_stored(page, server) -> None:
-    """Needs the server side of issue 39 (only the preparer stores a daily): until then a GET of
-    the list stores the missing daily itself, and nothing is ever "preparing"."""
-    from games.dailies import store_daily
+    """The server's own answer: today's Russian Classic not stored yet is being prepared, and the
+    list shows it ready by itself once the preparer has stored it."""
     from games.engine import DAILY_VARIANTS
+    from tests.daily_helpers import store_unsettled_dailies
 
     today = dt.datetime.now(dt.UTC).date()
-    for variant in DAILY_VARIANTS[:-1]:
-        store_daily(today, variant, None, certified=False)
+    store_unsettled_dailies(today, DAILY_VARIANTS[:-1])
     page.goto("/")
     preparing = page.locator("[data-dailies] li.daily.preparing")
     expect(preparing).to_have_count(1)
     expect(preparing.locator(".daily-state")).to_have_text("Being prepared…")
-    store_daily(today, DAILY_VARIANTS[-1], None, certified=False)
+    expect(preparing.get_by_role("button", name=re.compile("^Play: "))).to_be_disabled()
+    store_unsettled_dailies(today, DAILY_VARIANTS[-1:])
     expect(preparing).to_have_count(0, timeout=40_000)
-    expect(page.locator('[data-dailies] li.daily[data-variant="RU1-C"] button')).to_be_enabled()
+    russian = page.locator('[data-dailies] li.daily[data-variant="RU1-C"]')
+    expect(russian.get_by_role("link", name=re.compile("^Sign up to play: "))).to_be_visible()  # a guest's offer
+    words = "Not certified: the solver found no win within its limits"  # candidate 0 tried, not won
+    expect(russian.locator(".daily-uncertified")).to_have_text(words)

@@ -254,11 +254,13 @@ async def test_redis_failing_mid_read_hands_over_to_the_sql_answer(
 async def test_a_daily_with_an_attempt_to_close_is_closed_by_django_first(served: list[bool]) -> None:
     from games import services
     from games.models import GameSession
+    from tests.daily_helpers import store_unsettled_dailies
 
     two_days_ago = timezone.now() - dt.timedelta(days=2)
 
     @database_sync_to_async
     def open_attempt() -> None:
+        store_unsettled_dailies(two_days_ago.date(), DAILY_VARIANTS[:1])
         services.start_session(player=make_player("late"), daily=DAILY_VARIANTS[0], now=two_days_ago)
         assert GameSession.objects.filter(finished_at=None, daily__isnull=False).count() == 1
 
@@ -386,12 +388,12 @@ async def test_submission_limits_are_counted_once_on_the_loop(served: list[bool]
 
 
 async def test_a_secret_code_is_refused_on_the_loop_and_nothing_is_stored(served: list[bool]) -> None:
-    from games import dailies
+    from games.dailies import utc_today
+    from tests.daily_helpers import store_unsettled_dailies
     from tests.security.snapshot import snapshot
 
     _, by_token = await _token_player("peeker")
-    now = timezone.now()
-    daily = await database_sync_to_async(dailies.dailies_for)(now.date(), now=now)
+    daily = await database_sync_to_async(store_unsettled_dailies)(utc_today(timezone.now()))
     code = daily[0].stored_code.code
     before = await database_sync_to_async(snapshot)()
     body = orjson.dumps({"code": code, "moves": ["D"]})

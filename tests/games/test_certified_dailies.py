@@ -24,6 +24,7 @@ from games.daily_preparation import prepare_ahead, prepare_daily
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, DailyCandidate
 from games.secret_codes import is_secret
+from tests.daily_helpers import store_unsettled_dailies
 from web.errors import NotFound
 
 SECRET = "test-daily-secret"
@@ -113,36 +114,20 @@ def test_a_candidate_whose_budget_runs_out_is_passed_over(settings) -> None:  # 
 
 
 @pytest.mark.django_db
-def test_a_daily_asked_for_before_it_was_prepared_does_not_wait_for_the_solver() -> None:
-    daily = dailies.daily_for(LATER_WON, VARIANT, now=dt.datetime(2020, 3, 2, 8, tzinfo=dt.UTC))
-    # Candidate 0, as dailies were dealt before certification, marked not certified; nothing solved.
-    assert daily.candidate == 0 and not daily.certified and daily.par is None
-    assert daily.stored_code.code == str(
-        GameCode.from_variant(VARIANT, dailies.daily_number(SECRET, LATER_WON, VARIANT), long=True)
-    )
-    assert not DailyCandidate.objects.exists()
-    kept = prepare_daily(LATER_WON, VARIANT)  # the preparer, coming late, leaves it as it is
-    assert kept is not None and kept.pk == daily.pk and not kept.certified
-    assert not DailyCandidate.objects.exists()
-
-
-@pytest.mark.django_db
-def test_a_request_after_an_interrupted_preparation_takes_only_what_the_verdicts_decide() -> None:
+def test_a_daily_asked_for_while_it_is_prepared_is_being_prepared_and_nothing_is_stored() -> None:
+    morning = dt.datetime(2020, 3, 2, 8, tzinfo=dt.UTC)
     calls = iter(range(100))
     stopped = prepare_daily(LATER_WON, VARIANT, should_stop=lambda: next(calls) >= 1)  # one candidate, then stop
     assert stopped is None and len(tried(LATER_WON)) == 1 and not Daily.objects.exists()
+    with pytest.raises(dailies.DailyPreparing) as preparing:
+        dailies.daily_for(LATER_WON, VARIANT, now=morning)  # a request neither stores nor solves
+    assert preparing.value.retry_after == dailies.PREPARING_RETRY_SECONDS
+    assert not Daily.objects.exists() and len(tried(LATER_WON)) == 1
+    with pytest.raises(NotFound, match="There was no"):  # the day after: it never was
+        dailies.daily_for(LATER_WON, VARIANT, now=morning + dt.timedelta(days=1))
     finished = prepare_daily(LATER_WON, VARIANT)  # goes on where it was: candidate 0 is not solved again
     assert finished is not None and finished.certified
-    first_verdicts = [(c.k, c.verdict) for c in tried(LATER_WON)]
-    # A daily stored while its winning verdict was already recorded is that candidate, certified.
-    Daily.objects.filter(pk=finished.pk).delete()
-    asked = dailies.daily_for(LATER_WON, VARIANT, now=dt.datetime(2020, 3, 2, 8, tzinfo=dt.UTC))
-    assert (
-        asked.certified
-        and asked.candidate == finished.candidate
-        and asked.stored_code.code == finished.stored_code.code
-    )
-    assert [(c.k, c.verdict) for c in tried(LATER_WON)] == first_verdicts
+    assert dailies.daily_for(LATER_WON, VARIANT, now=morning) == finished
 
 
 @pytest.mark.django_db
@@ -202,8 +187,8 @@ def test_the_par_the_line_and_the_candidates_stay_secret_until_published(monkeyp
     daily = prepare_daily(LATER_WON, VARIANT)
     assert daily is not None and daily.certified and daily.par is not None
     board = daily.board
-    # Another variant of that day, asked for before it was prepared: not certified.
-    uncertified = dailies.daily_for(LATER_WON, "SD1-S4", now=dt.datetime(2020, 3, 2, 8, tzinfo=dt.UTC))
+    # Another variant of that day, whose candidate the solver did not settle: not certified.
+    uncertified = store_unsettled_dailies(LATER_WON, ["SD1-S4"])[0]
     candidate_codes = [c.code for c in tried(LATER_WON)]
     line_start = " ".join(daily.par_line.split()[:6])
     clock = Clock(monkeypatch, dt.datetime(2020, 3, 2, 12, tzinfo=dt.UTC))

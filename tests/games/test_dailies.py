@@ -8,15 +8,17 @@ import hmac
 import threading
 
 import pytest
-from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import dailies, services
+from games.daily_preparation import prepare_daily
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, GameSession, Player, Result
 from games.selectors import session_document
 from tests.conftest import make_player
+from tests.daily_helpers import store_unsettled_dailies
 from tests.games.play_helpers import card_mentions, visible_cards
 from web.errors import NotAuthenticated
 
@@ -33,27 +35,34 @@ def test_the_deal_number_is_hmac_sha256_of_date_and_variant() -> None:
     assert dailies.daily_number("s3cret", DAY, "SP1-S4C") != dailies.daily_number("other", DAY, "SP1-S4C")
 
 
+@pytest.fixture(autouse=True)
+def _day_prepared(request: pytest.FixtureRequest) -> None:
+    """DAY's and today's dailies stored as the preparer stores them, for the tests that play them."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is not None:
+        request.getfixturevalue("transactional_db" if marker.kwargs.get("transaction") else "db")
+        store_unsettled_dailies(DAY)
+        store_unsettled_dailies(dailies.utc_today(timezone.now()))
+
+
 @pytest.mark.django_db
-def test_seven_dailies_are_made_on_first_request_and_never_change(settings_secret: None) -> None:
-    made = dailies.dailies_for(DAY, now=NOON)
-    assert [d.variant for d in made] == list(DAILY_VARIANTS)
+def test_a_daily_is_the_candidate_the_preparer_stored_and_never_changes(settings) -> None:  # type: ignore[no-untyped-def]
+    stored = list(Daily.objects.filter(date=DAY).order_by("pk"))  # by the fixture, in DAILY_VARIANTS order
+    assert [d.variant for d in stored] == list(DAILY_VARIANTS)
     expected = GameCode.from_variant("RU1-C", dailies.daily_number(settings.DAILY_SECRET, DAY, "RU1-C"), long=True)
-    assert made[-1].stored_code.code == str(expected) and len(expected.letters) == 20
+    assert stored[-1].stored_code.code == str(expected) and len(expected.letters) == 20
     settings.DAILY_SECRET = "a-new-secret"  # the secret changes; a stored daily does not
-    assert dailies.daily_for(DAY, "RU1-C", now=NOON).stored_code.code == made[-1].stored_code.code
-    assert Daily.objects.count() == 7
-
-
-@pytest.fixture
-def settings_secret(settings):  # type: ignore[no-untyped-def]
-    settings.DAILY_SECRET = "test-daily-secret"
+    assert dailies.daily_for(DAY, "RU1-C", now=NOON).stored_code.code == stored[-1].stored_code.code
+    assert prepare_daily(DAY, "RU1-C") == stored[-1]  # a preparer leaves a stored daily as it is
+    assert Daily.objects.filter(date=DAY).count() == 7
 
 
 @pytest.mark.django_db
 def test_tomorrows_dailies_are_not_out(player_api: APIClient) -> None:
+    stored = Daily.objects.count()
     response = player_api.get("/api/daily", {"date": "2999-01-01"})
     assert response.status_code == 404
-    assert not Daily.objects.exists()
+    assert Daily.objects.count() == stored
     assert player_api.get("/api/daily", {"date": "30/11/2026"}).status_code == 400
 
 
@@ -196,7 +205,7 @@ def test_concurrent_starts_of_the_same_daily_give_one_ranked_session() -> None:
     assert len({session_id for session_id, _ in answers}) == 1
     assert sum(created for _, created in answers) == 1
     assert GameSession.objects.filter(ranked=True).count() == 1
-    assert Daily.objects.count() == 1
+    assert Daily.objects.count() == 14  # DAY's and today's: the starts stored none
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from games import rooms, services, submissions, verified
 from games.models import Player, Result
 from leaderboard.models import BoardEntry, PlayerStats
 from tests.conftest import make_player
+from tests.daily_helpers import store_unsettled_dailies
 from tests.games.play_helpers import winning_log
 
 NOON = dt.datetime(2020, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -39,6 +40,7 @@ def heard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Heard]]:
 def test_every_path_announces_each_result_once_inside_its_transaction(
     heard: list[Heard], unlimited_actions: None
 ) -> None:
+    store_unsettled_dailies(NOON.date(), ["SP1-S1C"])
     player = make_player("announced")
     won, _ = services.start_session(player=player, code=CODE)
     for token in winning_log(CODE):

@@ -15,8 +15,9 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Daily, GameSession, Player
+from games.models import GameSession, Player
 from tests.conftest import make_player
+from tests.daily_helpers import store_unsettled_dailies
 from tests.security.snapshot import snapshot
 from tests.security.test_rate_limits import as_player, assert_limited
 
@@ -92,11 +93,13 @@ def test_dailies_before_the_first_day_are_404_and_make_nothing(date: str, settin
 
 def test_dailies_are_served_from_the_first_day(settings: Any) -> None:
     settings.DAILIES_START = dt.date(2020, 1, 1)
-    assert APIClient().get("/api/daily", {"date": "2020-01-01"}).status_code == 200
-    assert Daily.objects.filter(date=dt.date(2020, 1, 1)).count() == 7
+    store_unsettled_dailies(dt.date(2020, 1, 1))
+    first_day = APIClient().get("/api/daily", {"date": "2020-01-01"})
+    assert first_day.status_code == 200 and len(first_day.json()["dailies"]) == 7
+    before = snapshot()
     tomorrow = (dt.datetime.now(dt.UTC) + dt.timedelta(days=1)).date().isoformat()
     assert APIClient().get("/api/daily", {"date": tomorrow}).status_code == 404
-    assert Daily.objects.count() == 7
+    assert snapshot() == before
 
 
 def test_new_games_per_player(settings: Any) -> None:

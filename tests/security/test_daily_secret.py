@@ -110,6 +110,7 @@ def clients(world: World) -> dict[str, Client]:
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("prepared_dailies")
 def test_no_get_address_reveals_the_daily_before_its_day_is_over() -> None:
     world = build_world()
     steps = world.result.actions
@@ -141,7 +142,7 @@ def test_no_get_address_reveals_the_daily_before_its_day_is_over() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("socket_cleanup")
+@pytest.mark.usefixtures("socket_cleanup", "prepared_dailies")
 async def test_no_socket_reveals_the_daily_before_its_day_is_over() -> None:
     world = await database_sync_to_async(build_world)()
     token = await database_sync_to_async(lambda: Token.objects.create(user=world.alice).key)()

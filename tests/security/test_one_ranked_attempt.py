@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from games.models import GameAction, GameSession, Player, Result
 from tests.conftest import make_player
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("prepared_dailies")]
 VARIANT = "SP1-S2C"
 RACERS = 6
 

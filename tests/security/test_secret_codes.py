@@ -89,6 +89,7 @@ def test_the_daily_stays_secret_until_one_in_the_morning_of_the_next_day() -> No
             assert session.daily is None and session.board == f"code:{SHORT_DAILY}"
 
 
+@pytest.mark.usefixtures("prepared_dailies")
 def test_todays_long_daily_code_is_refused_like_any_secret() -> None:
     player = make_player("ranked")
     session, _ = services.start_session(player=player, daily="SP1-S4C")

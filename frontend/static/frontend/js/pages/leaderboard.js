@@ -99,31 +99,49 @@ root.querySelector("[data-more]").addEventListener("click", async () => {
   draw();
 });
 
-// A daily's par, beside the players' results once the day is over; before that the API says when.
-async function showPar() {
-  const box = root.querySelector("[data-par]");
-  const text = box.querySelector("[data-par-text]");
-  let doc;
-  try {
-    doc = await get(`/api/leaderboards/${encodeURIComponent(board)}/par`);
-  } catch (error) {
-    if (error.status !== 404) return;
-    text.textContent = error.message;
-    box.classList.add("muted");
-    box.hidden = false;
-    return;
-  }
-  if (doc.par === null) {
-    text.textContent = gettext("Not certified winnable: the solver found no win on this deal within its time.");
-  } else {
-    text.textContent = [
+// A daily's par, beside the players' results once the day is over (01:00 UTC the day after its
+// date). Before that the page asks nothing: it says when, and asks once the moment has come.
+function publishesAt(dailyBoard) {
+  const [year, month, day] = dailyBoard.split(":")[1].split("-").map(Number);
+  return Date.UTC(year, month - 1, day + 1, 1);
+}
+
+function parText(doc) {
+  if (doc.par !== null) {
+    return [
       fmt(gettext("Par: %(par)s moves"), { par: doc.par }),
       fmt(gettext("%(beat)s beat par, %(matched)s matched it"), { beat: doc.beat, matched: doc.matched }),
     ].join(" · ");
-    const watch = box.querySelector("[data-par-watch]");
-    watch.href = `/replay/par/${encodeURIComponent(doc.board)}/`;
-    watch.hidden = false;
   }
+  if (doc.candidates.length) {
+    return gettext("Not certified winnable: the solver found no win on the deals it tried within its time.");
+  }
+  return gettext("Not certified: this daily was chosen before the solver checked dailies.");
+}
+
+async function showPar() {
+  const box = root.querySelector("[data-par]");
+  const text = box.querySelector("[data-par-text]");
   box.hidden = false;
+  const wait = publishesAt(board) - Date.now();
+  if (wait > 0) {
+    text.textContent = gettext("The par is revealed at 01:00 UTC, when the day is over.");
+    box.classList.add("muted");
+    if (wait < 2 ** 31) setTimeout(showPar, wait + 1000);
+    return;
+  }
+  try {
+    const doc = await get(`/api/leaderboards/${encodeURIComponent(board)}/par`);
+    box.classList.remove("muted");
+    text.textContent = parText(doc);
+    if (doc.par !== null) {
+      const watch = box.querySelector("[data-par-watch]");
+      watch.href = `/replay/par/${encodeURIComponent(doc.board)}/`;
+      watch.hidden = false;
+    }
+  } catch (error) {
+    text.textContent = error.message;
+    box.classList.add("muted");
+  }
 }
 if (board.toLowerCase().startsWith("daily:")) showPar();

@@ -366,6 +366,12 @@ class Game:
         return len(self._history)
 
     @property
+    def last_action_revealed(self) -> bool:
+        """Whether the action an undo would take back dealt a row or turned a face-down card face up:
+        an undo that would hide again what the player has seen (docs/rules.md, "Undo")."""
+        return bool(self._history) and self._revealed(self._history[-1])
+
+    @property
     def sequences(self) -> int:
         """Sequences removed (Spider family; 0 for Russian)."""
         return len(self._removed)
@@ -487,6 +493,9 @@ class Game:
             del history[0]
 
     def _revert(self, record: Record) -> None:
+        raise NotImplementedError
+
+    def _revealed(self, record: Record) -> bool:
         raise NotImplementedError
 
     def _legal_without_undo(self) -> list[Action]:

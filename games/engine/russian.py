@@ -209,6 +209,12 @@ class RussianGame(Game):
             self._home += 1
             self._score = record >> 8
 
+    def _revealed(self, record: Record) -> bool:
+        kind = record & 3
+        if kind == _MOVE:
+            return bool(record & _FLIPPED)
+        return kind == _HOME and bool(record >> 6 & 1)
+
     def _action_of(self, record: Record) -> Action:
         kind = record & 3
         if kind == _MOVE:

@@ -241,6 +241,11 @@ class SpiderGame(Game):
             self._score = record >> 26
         self._moves -= 1
 
+    def _revealed(self, record: Record) -> bool:
+        if record & _DEAL:
+            return True  # a row of cards from the face-down stock
+        return bool(record & _FLIPPED) or record & _ENDING == _REMOVED_FLIPPED
+
     def _action_of(self, record: Record) -> Action:
         if not record & _DEAL:
             return recorded_move(record)

@@ -96,6 +96,7 @@ def test_a_published_daily_shows_its_par_and_plays_the_solvers_line(browser, ser
     page.context.close()
 
 
+@pytest.mark.unprepared
 def test_before_publication_the_board_says_when_the_par_is_shown(browser, server, solver_settings) -> None:
     from games.daily_preparation import prepare_daily
 
@@ -103,11 +104,13 @@ def test_before_publication_the_board_says_when_the_par_is_shown(browser, server
     daily = prepare_daily(today, "RU1-C")
     assert daily is not None and daily.certified
     page = new_page(browser, server)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
     page.goto(f"/leaderboards/{daily.board}/")
-    expect(page.locator("[data-par-text]")).to_have_text(
-        "A daily's par and the solver's line are shown once its day is over."
-    )
+    expect(page.locator("[data-par-text]")).to_have_text("The par is revealed at 01:00 UTC, when the day is over.")
     expect(page.locator("[data-par-watch]")).to_be_hidden()
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in asked if "/par" in url]  # nothing asked that cannot be answered yet
     page.goto(f"/replay/par/{daily.board}/")
     expect(page.locator("[data-replay-facts]")).to_have_text(
         "A daily's par and the solver's line are shown once its day is over."

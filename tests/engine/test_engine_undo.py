@@ -189,3 +189,38 @@ def test_a_kept_game_holds_the_same_position_in_less_memory_and_plays_on_once_co
             other.pop()
             other.pop()  # undoing the kept position's own last action
         assert played.state() == thawed.state() == game.state()
+
+
+def _hidden(game: Game) -> int:
+    """Cards the player cannot see: face-down in the columns, and left in the stock."""
+    down = sum(column["down"] for column in game.view()["columns"])  # type: ignore[attr-defined]
+    return down + game.stock_left
+
+
+def test_the_last_action_revealed_exactly_when_its_undo_would_hide_cards_again() -> None:
+    """In random play of every variant, `last_action_revealed` says whether undoing the last action
+    turns cards face down or puts a row back in the stock: the undo a ranked blind deal refuses."""
+    import random
+
+    from games.engine import ALL_VARIANTS, GameCode
+
+    rng = random.Random(41)
+    seen = {True: 0, False: 0}
+    for variant in ALL_VARIANTS:
+        for number in range(4):
+            game = Game.from_code(GameCode.from_variant(variant, number))
+            assert not game.last_action_revealed  # nothing to undo yet
+            for _ in range(150):
+                plain = [a for a in game.legal_actions() if not isinstance(a, Undo)]
+                if not plain or game.won:
+                    break
+                game.push(rng.choice(plain))
+                if game.won:
+                    break
+                revealed = game.last_action_revealed
+                probe = game.copy()
+                before = _hidden(probe)
+                probe.push(Undo())
+                assert revealed == (_hidden(probe) > before), (variant, number, probe.peek())
+                seen[revealed] += 1
+    assert seen[True] > 50 and seen[False] > 50  # both kinds were met many times

@@ -244,3 +244,34 @@ def _preparing_entry(date: dt.date, variant: str) -> dict[str, Any]:
         "certification": None,
         "par": None,
     }
+
+
+OPEN_SESSIONS_MAX = 5
+
+
+def open_sessions(*, player: Player, now: dt.datetime, limit: int = OPEN_SESSIONS_MAX) -> list[dict[str, Any]]:
+    """The player's unfinished games that can still be played, newest first: free play and daily
+    attempts whose day is not over (race games are played from their room, so they are left out).
+    A daily's code, or a secret race's, is null while it is secret, as in the session document."""
+    # A daily attempt still open at 01:00 UTC the next day is ended by the closer: not offered.
+    last_closed_day = (now - dt.timedelta(hours=1)).date() - dt.timedelta(days=1)
+    rows = (
+        GameSession.objects.select_related("stored_code", "daily")
+        .filter(player=player, finished_at=None, in_room=False)
+        .exclude(daily__date__lte=last_closed_day)
+        .order_by("-started_at")[:limit]
+    )
+    return [_open_session(session, session.daily, now) for session in rows]
+
+
+def _open_session(session: GameSession, daily: Daily | None, now: dt.datetime) -> dict[str, Any]:
+    return {
+        "id": str(session.id),
+        "variant": session.stored_code.variant,
+        "code": None if is_code_secret(daily=daily, secret=session.code_secret, now=now) else session.stored_code.code,
+        "daily": daily.date.isoformat() if daily is not None else None,
+        "ranked": session.ranked,
+        "moves": session.moves,
+        "actions": session.action_count,
+        "started_at": session.started_at.isoformat(),
+    }

@@ -97,6 +97,27 @@ SessionDocument = inline_serializer(
     },
 )
 
+OpenSessionsDocument = inline_serializer(
+    "OpenSessions",
+    {
+        "sessions": inline_serializer(
+            "OpenSession",
+            {
+                "id": serializers.UUIDField(),
+                "variant": serializers.CharField(),
+                "code": serializers.CharField(allow_null=True, help_text="null while the code is secret (a daily)"),
+                "daily": serializers.DateField(allow_null=True, help_text="the daily's date, if it is one"),
+                "ranked": serializers.BooleanField(),
+                "moves": serializers.IntegerField(help_text="the move count so far"),
+                "actions": serializers.IntegerField(help_text="tokens in the log so far"),
+                "started_at": serializers.DateTimeField(),
+            },
+            many=True,
+            help_text="newest first",
+        )
+    },
+)
+
 WhyDocument = inline_serializer(
     "Why",
     {

@@ -41,6 +41,20 @@ class SessionsView(APIView):
     permission_classes = [AllowAny]  # a browser without a player becomes a guest here (games.players.guests)
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter("open", str, enum=["1"], required=True, description="1: my unfinished games"),
+        ],
+        responses={200: documents.OpenSessionsDocument, **documents.REFUSALS},
+        operation_id="open_sessions",
+        summary="My unfinished games that can still be played, newest first (a few at most; no race games)",
+    )
+    def get(self, request: Request) -> Response:
+        player = guests.player(request)
+        if request.query_params.get("open") != "1":
+            raise BadRequest(gettext("Only unfinished games are listed here: ask with open=1."))
+        return Response({"sessions": selectors.open_sessions(player=player, now=timezone.now())})
+
+    @extend_schema(
         request=StartSessionSerializer,
         # 403: a browser without a player that did not send the page's CSRF token (no guest is made).
         responses={

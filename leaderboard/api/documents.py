@@ -167,3 +167,49 @@ ParReplayDocument = inline_serializer(
         "table": TableCounts,
     },
 )
+
+DailyRecapDocument = inline_serializer(
+    "DailyRecap",
+    {
+        "date": serializers.DateField(),
+        "variant": serializers.CharField(),
+        "board": serializers.CharField(help_text="daily:<date>:<variant>"),
+        "clean_board": serializers.CharField(help_text="its clean twin"),
+        "score": serializers.IntegerField(),
+        "moves": serializers.IntegerField(),
+        "elapsed_ms": serializers.IntegerField(allow_null=True),
+        "won": serializers.BooleanField(),
+        "sequences": serializers.IntegerField(required=False, help_text="Spider and Spiderette"),
+        "cards_home": serializers.IntegerField(required=False, help_text="Russian Solitaire"),
+        "undos": serializers.IntegerField(),
+        "clean": serializers.BooleanField(help_text="no undo: ranked on the clean twin too"),
+        "rank": serializers.IntegerField(allow_null=True, help_text="my rank on the board now"),
+        "clean_rank": serializers.IntegerField(
+            allow_null=True, help_text="my rank on the clean twin now; null if not clean"
+        ),
+        "publishes_at": serializers.DateTimeField(help_text="01:00 UTC the next day: the code and the par are out"),
+        "published": serializers.BooleanField(),
+        "par": serializers.IntegerField(allow_null=True, help_text="null until published, or if not certified"),
+        "next_dailies_at": serializers.DateTimeField(help_text="the next 00:00 UTC"),
+        "streak": inline_serializer(
+            "DailyStreak",
+            {
+                "current": serializers.IntegerField(help_text="consecutive days with a finished ranked daily, alive"),
+                "best": serializers.IntegerField(),
+                "from": serializers.DateField(help_text="the Monday the calendar starts on"),
+                "days": inline_serializer(
+                    "StreakDay",
+                    {
+                        "date": serializers.DateField(),
+                        "status": serializers.ChoiceField(
+                            choices=["won", "played", "missed", "open"],
+                            help_text="open: today, not finished yet",
+                        ),
+                    },
+                    many=True,
+                    help_text="oldest first, from the later of `from`, my first day and the league's, to today",
+                ),
+            },
+        ),
+    },
+)

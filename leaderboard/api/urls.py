@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leaderboard.api import auth, boards, league, par, player_pages, replays
+from leaderboard.api import auth, boards, league, par, player_pages, recap, replays
 from web.lean import lean
 
 urlpatterns = [
@@ -10,6 +10,7 @@ urlpatterns = [
     path("auth/me", auth.MeView.as_view(), name="me"),
     path("auth/tokens", auth.TokensView.as_view(), name="tokens"),
     path("auth/tokens/<str:token_id>", auth.TokenView.as_view(), name="token"),
+    path("daily/recap", recap.DailyRecapView.as_view(), name="daily-recap"),
     path("leaderboards/archive", league.DailyArchiveView.as_view(), name="daily-archive"),
     path("leaderboards/all-time/<str:variant>", league.AllTimeView.as_view(), name="all-time-board"),
     path("leaderboards/<str:board>/par", par.ParView.as_view(), name="daily-par"),

@@ -119,6 +119,9 @@ def test_no_get_address_reveals_the_daily_before_its_day_is_over() -> None:
         f"/api/leaderboards/{world.board}?around=me",
         f"/api/leaderboards/{world.board}:clean?around=me",
         "/api/schema/?format=json",
+        # Her recap of the attempt, and the games she may continue (the practice attempt is open).
+        f"/api/daily/recap?variant={VARIANT}",
+        "/api/sessions?open=1",
         *[f"/api/results/{world.result.pk}/replay?step={step}" for step in range(steps + 1)],
         f"/api/leaderboards/archive?variant={VARIANT}",
         *[f"/api/leaderboards/all-time/{VARIANT}?by={by}" for by in ("best", "wins", "streak")],

@@ -5,15 +5,21 @@ export function csrfToken() {
 }
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, headers = null) {
     const error = (body && body.error) || {};
     super(error.message || `HTTP ${status}`);
     this.status = status;
     this.error = error;
+    this.headers = headers;
   }
 }
 
 export async function api(method, path, body) {
+  return (await request(method, path, body)).data;
+}
+
+// The answer with its headers (Retry-After, for one), for a caller that follows them.
+export async function request(method, path, body) {
   const headers = { Accept: "application/json" };
   const init = { method, headers, credentials: "same-origin" };
   if (method !== "GET") headers["X-CSRFToken"] = csrfToken();
@@ -32,8 +38,8 @@ export async function api(method, path, body) {
   if (text) {
     try { data = JSON.parse(text); } catch { data = null; }
   }
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
+  if (!response.ok) throw new ApiError(response.status, data, response.headers);
+  return { data, headers: response.headers };
 }
 
 export const get = (path) => api("GET", path);

@@ -18,6 +18,7 @@ import { variantLabel } from "../variants.js";
 import { RacePanel, countdown } from "../race.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { duration, toast } from "../ui.js";
+import { showRecap } from "../recap.js";
 
 const root = document.querySelector("[data-play]");
 const id = root.dataset.session;
@@ -449,6 +450,10 @@ function showResult() {
     link.hidden = true;
   }
   resultDialog.querySelector("[data-result-again]").hidden = !canRestart();
+  // A daily's ranked attempt: its recap (par, next dailies, streak, Share) under the result.
+  const recapBox = resultDialog.querySelector("[data-recap]");
+  recapBox.hidden = true;
+  if (doc.daily && doc.ranked && boardId) showRecap(recapBox, { variant: variant(), date: doc.daily, facts: false });
   resultDialog.showModal();
 }
 resultDialog.querySelector("[data-result-again]").addEventListener("click", restart);

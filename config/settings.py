@@ -10,6 +10,7 @@ without real secrets.
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 from pathlib import Path
 
 import dj_database_url
@@ -206,6 +207,19 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PROD
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
 if env_bool("TRUST_X_FORWARDED_PROTO", PRODUCTION):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# The balancers whose X-Forwarded-For (the client's address, which the per-address limits count)
+# and X-Forwarded-Proto a worker believes: comma-separated addresses or networks, e.g. 10.0.0.5 or
+# 10.0.0.0/24. None by default: a worker reached directly takes each client's own address.
+# operations/forwarded.py reads them; `make cluster` and docker-compose.yml name their nginx.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is neither an IP address nor a network such as 10.0.0.0/24"
+        ) from None
 
 # Content Security Policy: scripts, styles and everything else from this site only, and no inline
 # script or style attribute anywhere (the pages' scripts are static ES modules). connect-src

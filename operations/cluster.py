@@ -1,7 +1,8 @@
 """`python -m operations.cluster` (`make cluster`): nginx on 127.0.0.1:8080 in front of N workers on this machine.
 
 Migrates the database (creating it if missing) and collects the static files, starts N workers
-(operations.server, default: cores + 1) on 127.0.0.1:8001.. and nginx with the same template as
+(operations.server, default: cores + 1) on 127.0.0.1:8001.. (trusting X-Forwarded-For from
+loopback only: TRUSTED_PROXIES=127.0.0.1) and nginx with the same template as
 docker-compose.yml (deploy/nginx), and stays in the foreground. Ctrl-C or SIGTERM stops
 everything it started: the workers drain (their sockets reconnect elsewhere when there is an
 elsewhere), then nginx quits. The tests and the benches start the same `Cluster` on free ports.
@@ -115,7 +116,7 @@ class Worker:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "operations.server", "-b", LOOPBACK, "-p", str(self.port)]
-        command += ["--proxy-headers", "config.asgi:application"]
+        command += ["config.asgi:application"]
         out: IO[bytes] | None = self.log.open("ab") if self.log is not None else None
         try:
             self.process = subprocess.Popen(
@@ -175,7 +176,9 @@ class Cluster:
         env: Mapping[str, str],
         log_dir: Path | None = None,
     ) -> None:
-        self.env = dict(env)
+        # nginx connects to the workers from loopback: its X-Forwarded-For is believed, no one else's
+        # (the workers listen on loopback only, so no one off this machine reaches them directly).
+        self.env = {**env, "TRUSTED_PROXIES": LOOPBACK}
         self.listen_port = listen_port
         self.log_dir = log_dir
         self.workers = [

@@ -17,4 +17,5 @@ EXPOSE 8000
 
 # Exec form: the worker is PID 1 and gets SIGTERM itself, and drains (operations/server.py).
 # Behind the balancer (docker-compose.yml); its `migrate` service migrates once before workers start.
-CMD ["python", "-m", "operations.server", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "config.asgi:application"]
+# X-Forwarded-For is believed only from TRUSTED_PROXIES (none unless set: compose names its nginx).
+CMD ["python", "-m", "operations.server", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]

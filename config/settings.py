@@ -10,6 +10,7 @@ without real secrets.
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 from pathlib import Path
 
 import dj_database_url
@@ -211,6 +212,19 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
 if env_bool("TRUST_X_FORWARDED_PROTO", PRODUCTION):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# The balancers whose X-Forwarded-For (the client's address, which the per-address limits count)
+# and X-Forwarded-Proto a worker believes: comma-separated addresses or networks, e.g. 10.0.0.5 or
+# 10.0.0.0/24. None by default: a worker reached directly takes each client's own address.
+# operations/forwarded.py reads them; `make cluster` and docker-compose.yml name their nginx.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is neither an IP address nor a network such as 10.0.0.0/24"
+        ) from None
+
 # Content Security Policy: scripts, styles and everything else from this site only, and no inline
 # script or style attribute anywhere (the pages' scripts are static ES modules). connect-src
 # 'self' covers the site's own ws:// and wss:// sockets.
@@ -269,6 +283,8 @@ RATE_SUBMISSIONS_PER_ADDRESS = env_int("RATE_SUBMISSIONS_PER_ADDRESS", 120)  # p
 RATE_SESSION_STARTS = env_int("RATE_SESSION_STARTS", 30)  # new games per player per minute
 RATE_SESSION_STARTS_PER_ADDRESS = env_int("RATE_SESSION_STARTS_PER_ADDRESS", 60)  # per address per minute
 RATE_GUESTS = env_int("RATE_GUESTS", 20)  # new guests (a browser's first game) per address per hour
+RATE_ROOMS = env_int("RATE_ROOMS", 20)  # new race rooms per player per hour
+RATE_ROOMS_PER_ADDRESS = env_int("RATE_ROOMS_PER_ADDRESS", 60)  # new race rooms per address per hour
 RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 3)  # from a race's start to its go
 RATE_WS_MESSAGES = env_int("RATE_WS_MESSAGES", 60)  # per socket per second before it is closed
 WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for socket work

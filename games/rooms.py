@@ -2,27 +2,42 @@
 
 A room on a variant gets a fresh random deal whose code stays secret (room
 documents and the sessions' documents) until the race ends.
+
+Limits: opening a room counts against RATE_ROOMS (per host) and RATE_ROOMS_PER_ADDRESS; each game
+a race's start makes counts against its racer's RATE_SESSION_STARTS, as a game started on its own
+does. The host over that limit cannot start (429, nothing changes); any other racer over it is
+left out of the race and watches it (docs/decisions.md): one racer cannot hold a room hostage.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import uuid
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from games import groups, room_progress, secret_codes, verified
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession, Player, Result, Room, RoomMember
 from games.ranking import RankKey
 from games.variants import goal_of
-from web.errors import BadRequest, Conflict, Forbidden, NotFound
+from web import ratelimit
+from web.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
+
+log = logging.getLogger(__name__)
 
 MAX_PLAYERS = 12
+ROOMS_WINDOW_SECONDS = 3600
+TOO_MANY_ROOMS = gettext_noop("You have opened too many race rooms.")
+TOO_MANY_ROOMS_FROM_ADDRESS = gettext_noop("Too many new race rooms from this address.")
+HOST_TOO_MANY_GAMES = gettext_noop(
+    "You have started too many games in the last minute: the race can start once you may start another."
+)
 
 
 def room_for(room_id: object, *, lock: bool = False) -> Room:
@@ -39,8 +54,11 @@ def room_for(room_id: object, *, lock: bool = False) -> Room:
     return room
 
 
-def create_room(*, host: Player, variant: object = None, code: object = None) -> Room:
-    """A room on a chosen code (shown to all), or on a fresh deal of a variant (secret until the end)."""
+def create_room(*, host: Player, variant: object = None, code: object = None, address: str | None = None) -> Room:
+    """A room on a chosen code (shown to all), or on a fresh deal of a variant (secret until the end).
+
+    Counted, once the request is known to be valid, against the rooms of the requesting `address`
+    (when given: a request's) and of the host; RateLimited past either."""
     if (variant is None) == (code is None):
         raise BadRequest(gettext('Give exactly one of "variant" or "code".'))
     if code is not None:
@@ -49,10 +67,31 @@ def create_room(*, host: Player, variant: object = None, code: object = None) ->
     else:
         # A long code: nobody can find it from the cards the racers are shown (docs/codes.md).
         game_code, secret = fresh_code(parse_variant_or_refuse(variant), long=True), True
+    _count_new_room(host=host, address=address)
     with transaction.atomic():
         room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), code_secret=secret)
         RoomMember.objects.create(room=room, player=host)
     return room
+
+
+def _count_new_room(*, host: Player, address: str | None) -> None:
+    if address is not None:
+        ratelimit.hit(
+            "rooms-address",
+            address,
+            limit=settings.RATE_ROOMS_PER_ADDRESS,
+            seconds=ROOMS_WINDOW_SECONDS,
+            message=TOO_MANY_ROOMS_FROM_ADDRESS,
+        )
+    ratelimit.hit(
+        "rooms", str(host.pk), limit=settings.RATE_ROOMS, seconds=ROOMS_WINDOW_SECONDS, message=TOO_MANY_ROOMS
+    )
+
+
+def _count_new_game(player: Player, message: str) -> None:
+    """One new game for `player`, in the same counter as a game started on its own
+    (games.players.guests.limit_starts: bucket "starts", per player, a minute)."""
+    ratelimit.hit("starts", str(player.pk), limit=settings.RATE_SESSION_STARTS, seconds=60, message=message)
 
 
 def join_room(*, room_id: object, player: Player) -> Room:
@@ -70,7 +109,11 @@ def join_room(*, room_id: object, player: Player) -> Room:
 
 
 def start_room(*, room_id: object, player: Player, now: dt.datetime | None = None) -> Room:
-    """The host starts the race: a refereed session on the room's deal for every member."""
+    """The host starts the race: a refereed session on the room's deal for every member.
+
+    Each session counts as a new game of its racer. The host's is counted first: over their limit,
+    RateLimited and nothing changes. A member over theirs is left out: no longer a member, they
+    watch the race (docs/decisions.md)."""
     from games.services import start_session  # games.services imports this module's callers
 
     now = now or timezone.now()
@@ -82,7 +125,12 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
             raise Forbidden(gettext("Only the host can start the race."))
         if room.state != Room.State.LOBBY:
             raise Conflict(gettext("This race has already started."))
-        for member in room.members.select_related("player"):
+        _count_new_game(player, HOST_TOO_MANY_GAMES)
+        for member in room.members.select_related("player").order_by("pk"):
+            if member.player_id != player.pk and not _may_start_a_game(member.player):
+                log.info("race room %s: %s left out, over the new-games limit", room.pk, member.player_id)
+                member.delete()
+                continue
             member.session, _ = start_session(
                 player=member.player, code=room.code, code_secret=room.code_secret, in_room=True, starts_at=go, now=now
             )
@@ -91,6 +139,14 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
         room.save(update_fields=["state", "started_at"])
         _announce_on_commit(room)
     return room
+
+
+def _may_start_a_game(racer: Player) -> bool:
+    try:
+        _count_new_game(racer, gettext_noop("Too many new games."))
+    except RateLimited:
+        return False
+    return True
 
 
 def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None) -> Room:

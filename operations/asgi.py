@@ -2,6 +2,8 @@
 
 - `/health/alive`, `/health/ready` and `/metrics` are answered here, before Django: an
   orchestrator or a scraper reaches a worker by its address, which is no host Django serves.
+- The client's address (and scheme) is the one a balancer in TRUSTED_PROXIES names in
+  X-Forwarded-For, and the peer's own from anyone else (operations.forwarded).
 - Every request and socket gets its request id (operations.requests); HTTP answers carry it
   back in X-Request-ID, and each request and each socket ends with one JSON log line.
 - Open sockets and answer times are counted (operations.metrics).
@@ -20,7 +22,7 @@ from typing import Any
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from operations import drain, health, metrics, requests
+from operations import drain, forwarded, health, metrics, requests
 
 access = logging.getLogger("operations.access")
 
@@ -40,10 +42,10 @@ def operated(*, http: Any = None, websocket: Any = None) -> Any:
     def app(scope: Scope, receive: Any, send: Any) -> Awaitable[None]:
         kind = scope["type"]
         if kind == "http" and http is not None:
-            own = _OWN.get(scope["path"])
-            return own(scope, send) if own is not None else _http(http, scope, receive, send)
+            own = _OWN.get(scope["path"])  # these see the peer as it connected: _ready tells a probe by it
+            return own(scope, send) if own is not None else _http(http, forwarded.resolved(scope), receive, send)
         if kind == "websocket" and websocket is not None:
-            return Socket(scope, receive, send).serve(websocket)
+            return Socket(forwarded.resolved(scope), receive, send).serve(websocket)
         return _unserved(kind)
 
     app._asgi_single_callable = True  # type: ignore[attr-defined] # asgiref: one call, not a coroutine function's look
@@ -242,14 +244,22 @@ async def _alive(scope: Scope, send: Any) -> None:
 
 
 async def _ready(scope: Scope, send: Any) -> None:
-    """PostgreSQL and Redis answer and every migration is applied (checked in a thread: they wait on I/O)."""
+    """PostgreSQL and Redis answer and every migration is applied (checked in a thread: they wait on I/O).
+
+    Each check's state names internal addresses and errors: it goes to the log, and into the answer
+    only for a probe on this machine (from loopback, passed on by no proxy). Anyone else, through
+    the balancer or not, gets the status alone."""
     if drain.state.draining:
-        await _answer(send, 503, b'{"status": "draining", "checks": {}}')
-        return
-    checks = await asyncio.get_running_loop().run_in_executor(None, health.readiness)
-    ready = all(value in health.FINE for value in checks.values())
-    body = orjson.dumps({"status": "ready" if ready else "not ready", "checks": checks})
-    await _answer(send, 200 if ready else 503, body)
+        document: dict[str, Any] = {"status": "draining", "checks": {}}
+        ready = False
+    else:
+        checks = await asyncio.get_running_loop().run_in_executor(None, health.readiness)
+        health.log_readiness(checks)
+        ready = all(value in health.FINE for value in checks.values())
+        document = {"status": "ready" if ready else "not ready", "checks": checks}
+    if not forwarded.direct_from_loopback(scope):
+        del document["checks"]
+    await _answer(send, 200 if ready else 503, orjson.dumps(document))
 
 
 async def _metrics(scope: Scope, send: Any) -> None:

@@ -1,12 +1,12 @@
 """`python -m operations.cluster` (`make cluster`): nginx on 127.0.0.1:8080 in front of N workers on this machine.
 
 Migrates the database (creating it if missing) and collects the static files, starts N workers
-(operations.server, default: cores + 1) on 127.0.0.1:8001.. and nginx with the same template as
-docker-compose.yml (deploy/nginx), and the closer (close_dailies --loop 60, supervised: started
-again when it dies), and stays in the foreground. Ctrl-C or SIGTERM stops everything it started:
-the closer, then the workers drain (their sockets reconnect elsewhere when there is an
-elsewhere), then nginx quits. The tests and the benches start the same `Cluster` on free ports
-(without the closer unless asked).
+(operations.server, default: cores + 1) on 127.0.0.1:8001.. (trusting X-Forwarded-For from
+loopback only: TRUSTED_PROXIES=127.0.0.1) and nginx with the same template as docker-compose.yml
+(deploy/nginx), and the closer (close_dailies --loop 60, supervised: started again when it dies),
+and stays in the foreground. Ctrl-C or SIGTERM stops everything it started: the closer, then the
+workers drain (their sockets reconnect elsewhere when there is an elsewhere), then nginx quits.
+The tests and the benches start the same `Cluster` on free ports (without the closer unless asked).
 
 Needs DATABASE_URL and REDIS_URL (the Makefile points them at the local servers by default) and
 nginx (scripts/nginx.sh installs Debian's).
@@ -98,7 +98,7 @@ class Worker(Child):
 
     def __init__(self, port: int, env: Mapping[str, str], log: Path | None) -> None:
         command = [sys.executable, "-m", "operations.server", "-b", LOOPBACK, "-p", str(port)]
-        super().__init__(f"worker on {port}", [*command, "--proxy-headers", "config.asgi:application"], env, log)
+        super().__init__(f"worker on {port}", [*command, "config.asgi:application"], env, log)
         self.port = port
 
     @property
@@ -134,7 +134,9 @@ class Cluster:
         closer: bool = False,
         tell: Callable[[str], None] = say,
     ) -> None:
-        self.env = dict(env)
+        # nginx connects to the workers from loopback: its X-Forwarded-For is believed, no one else's
+        # (the workers listen on loopback only, so no one off this machine reaches them directly).
+        self.env = {**env, "TRUSTED_PROXIES": LOOPBACK}
         self.listen_port = listen_port
         self.log_dir = log_dir
         self.workers = [

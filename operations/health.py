@@ -1,10 +1,16 @@
 """Readiness: can this worker serve? PostgreSQL answers, Redis answers, every migration is applied.
 
 Liveness needs no check of its own (operations.asgi answers it from the event loop). Each check
-reads "ok" (or "not configured" for Redis on the embedded default) or says what is wrong.
+reads "ok" (or "not configured" for Redis on the embedded default) or says what is wrong. What is
+wrong names internal addresses and errors: it goes to the log (`log_readiness`) and to a probe on
+the worker's own machine, never to a client (operations.asgi).
 """
 
 from __future__ import annotations
+
+import logging
+import threading
+import time
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
@@ -13,7 +19,14 @@ from django.db.migrations.executor import MigrationExecutor
 
 from web.redis_clients import shared_client
 
+log = logging.getLogger(__name__)
+
 FINE = ("ok", "not configured")
+# While the same checks fail, they are logged again at most this often: a probe (or anyone asking
+# through the balancer) every few seconds writes no line each time.
+LOG_AGAIN_SECONDS = 60
+_logged: tuple[str, float] | None = None  # the failures last logged, and when (monotonic)
+_logged_lock = threading.Lock()
 
 # Applied migrations stay applied: once seen, the check is not made again (it reads every
 # migration module and the django_migrations table).
@@ -66,3 +79,25 @@ def _migrations(connection: BaseDatabaseWrapper) -> str:
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return (text.splitlines() or [type(error).__name__])[0][:200]
+
+
+def log_readiness(checks: dict[str, str]) -> None:
+    """Log what fails, when it is new or not logged for LOG_AGAIN_SECONDS; once all is well again, that."""
+    global _logged
+    failing = {name: state for name, state in checks.items() if state not in FINE}
+    now = time.monotonic()
+    with _logged_lock:
+        if not failing:
+            if _logged is not None:
+                _logged = None
+                log.info("ready again")
+            return
+        key = repr(sorted(failing.items()))
+        if _logged is not None and _logged[0] == key and now - _logged[1] < LOG_AGAIN_SECONDS:
+            return
+        _logged = (key, now)
+    log.warning(
+        "not ready: %s",
+        "; ".join(f"{name} {state}" for name, state in failing.items()),
+        extra={"fields": {"checks": failing}},
+    )

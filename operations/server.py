@@ -11,7 +11,9 @@ answer and every socket drops without a word. Here SIGTERM (or SIGINT) starts a 
 3. when nothing is left, daphne stops as it always does (exit status 0).
 
 After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
-Daphne's own access log is off unless `-v 1` asks for it: the operations layer writes one JSON
+daphne's `--proxy-headers` is refused: the client's address is taken from X-Forwarded-For only
+when a balancer in TRUSTED_PROXIES sends it (operations.forwarded). Daphne's own access log is
+off unless `-v 1` asks for it: the operations layer writes one JSON
 line per request instead (operations.asgi). HTTP bodies are counted against MAX_BODY_BYTES as
 they arrive (operations.body_cap). Each socket keeps less than under plain daphne: nothing of its
 HTTP request once upgraded (operations.upgrade), nothing of its handshake nor copies of the
@@ -193,9 +195,21 @@ class GracefulCommandLine(CommandLineInterface):
         self.parser.set_defaults(verbosity=0)  # daphne's access log only when asked for (-v 1)
 
 
+# daphne's options that take the client's address from a header whoever sends it: the worker takes
+# it only from TRUSTED_PROXIES (operations.forwarded).
+PROXY_HEADER_OPTIONS = ("--proxy-headers", "--proxy-headers-host", "--proxy-headers-port")
+
+
 def main() -> None:
     command = GracefulCommandLine()
-    command.run(sys.argv[1:])
+    arguments = sys.argv[1:]
+    refused = [arg for arg in arguments if arg.split("=", 1)[0] in PROXY_HEADER_OPTIONS]
+    if refused:
+        command.parser.error(
+            f"{refused[0].split('=', 1)[0]} believes X-Forwarded-For from anyone who connects: leave it out "
+            "and set TRUSTED_PROXIES to the balancer's address (docs/operations.md)"
+        )
+    command.run(arguments)
     if not command.server.clean:
         # Work was left (a second signal, or the drain ran out of time): a database call may still
         # hold one of its threads, which a normal exit would wait for. Its transaction rolls back

@@ -44,8 +44,9 @@ class RoomsView(APIView):
     def post(self, request: Request) -> Response:
         data = NewRoomSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        address = guests.client_address(request)
         host, room = guests.play_as(
-            request, lambda player: (player, rooms.create_room(host=player, **data.validated_data))
+            request, lambda player: (player, rooms.create_room(host=player, address=address, **data.validated_data))
         )
         return _answer(room.pk, host, status.HTTP_201_CREATED)
 

@@ -3,17 +3,45 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote, urlparse
 
-from channels.testing import HttpCommunicator
+from asgiref.testing import ApplicationCommunicator
 
 from config.asgi import application
 
 
-async def call(path: str, *, method: str = "GET", headers: dict[str, str] | None = None, body: bytes = b"") -> Any:
-    """{"status", "headers", "body"} of one request through the operations layer and Django."""
+async def call(
+    path: str,
+    *,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+    body: bytes = b"",
+    client: tuple[str, int] | None = None,
+) -> Any:
+    """{"status", "headers", "body"} of one request through the operations layer and Django, from
+    `client` (the peer's address and port, as the server puts it in the scope) if given."""
     sent = {"Host": "testserver", **(headers or {})}
-    pairs = [(name.lower().encode(), value.encode()) for name, value in sent.items()]
-    communicator = HttpCommunicator(application, method, path, body=body, headers=pairs)
-    response = await communicator.get_response(timeout=20)
-    response["headers"] = {bytes(k).decode().lower(): bytes(v).decode() for k, v in response["headers"]}
+    parsed = urlparse(path)
+    scope: dict[str, Any] = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": method.upper(),
+        "path": unquote(parsed.path),
+        "query_string": parsed.query.encode(),
+        "headers": [(name.lower().encode(), value.encode()) for name, value in sent.items()],
+    }
+    if client is not None:
+        scope["client"] = client
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": body})
+    response = await communicator.receive_output(timeout=20)
+    assert response["type"] == "http.response.start"
+    response["body"] = b""
+    while True:
+        chunk = await communicator.receive_output(timeout=20)
+        response["body"] += chunk["body"]
+        if not chunk.get("more_body", False):
+            break
+    del response["type"]
+    response["headers"] = {bytes(k).decode().lower(): bytes(v).decode() for k, v in response.get("headers", ())}
     return response

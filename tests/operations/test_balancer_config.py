@@ -3,6 +3,7 @@ checked by nginx itself (`nginx -t`), and docker-compose.yml checked by a compos
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import shutil
@@ -102,6 +103,21 @@ def test_the_compose_file_is_valid_and_scales(tmp_path: Path) -> None:
     source, target, _ = mount.split(":")
     assert (ROOT / source).resolve() == cluster.TEMPLATE and target == "/etc/nginx/templates/default.conf.template"
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert re.search(r'^CMD \["python", "-m", "operations.server", .*"--proxy-headers"', dockerfile, re.M), (
-        "the worker must be PID 1 (exec form) to get SIGTERM, and trust the balancer's X-Forwarded-For"
+    assert re.search(r'^CMD \["python", "-m", "operations.server", ', dockerfile, re.M), (
+        "the worker must be PID 1 (exec form) to get SIGTERM"
     )
+
+
+def test_the_workers_believe_x_forwarded_for_from_nginx_alone() -> None:
+    """daphne's --proxy-headers believes anyone: the image never passes it, and compose's workers
+    trust nginx's own fixed address on the project's network (operations/forwarded.py)."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "--proxy-headers" not in dockerfile
+    compose = _compose()
+    services = compose["services"]
+    nginx_address = ipaddress.ip_address(services["nginx"]["networks"]["default"]["ipv4_address"])
+    (subnet,) = (ipaddress.ip_network(entry["subnet"]) for entry in compose["networks"]["default"]["ipam"]["config"])
+    assert nginx_address in subnet
+    trusted = [ipaddress.ip_network(entry) for entry in services["web"]["environment"]["TRUSTED_PROXIES"].split(",")]
+    assert trusted == [ipaddress.ip_network(nginx_address)]
+    assert "ports" not in services["web"]  # the workers listen on the project's network only

@@ -17,8 +17,10 @@ from tests.operations.asgi_client import call
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# A worker is probed at its own address, which is no host the service answers to.
+# A worker is probed at its own address, which is no host the service answers to, from its own
+# machine (the checks' detail is only for such a probe: tests/security/test_health_detail.py).
 PROBE = {"Host": "10.0.3.7:8000"}
+HERE = ("127.0.0.1", 40000)
 
 
 @pytest.fixture
@@ -36,7 +38,7 @@ async def test_alive_answers_from_any_host_without_touching_storage() -> None:
 
 
 async def test_ready_when_postgres_and_redis_answer_and_migrations_are_applied(fresh_migration_check: None) -> None:
-    answer = await call("/health/ready", headers=PROBE)
+    answer = await call("/health/ready", headers=PROBE, client=HERE)
     assert answer["status"] == 200, answer["body"]
     redis_state = "ok" if settings.REDIS_URL else "not configured"
     assert orjson.loads(answer["body"]) == {
@@ -47,7 +49,7 @@ async def test_ready_when_postgres_and_redis_answer_and_migrations_are_applied(f
 
 async def test_not_ready_while_redis_is_away() -> None:
     with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):  # nothing listens there
-        answer = await call("/health/ready", headers=PROBE)
+        answer = await call("/health/ready", headers=PROBE, client=HERE)
     document = orjson.loads(answer["body"])
     assert answer["status"] == 503 and document["status"] == "not ready"
     assert document["checks"]["redis"].startswith("unreachable") and document["checks"]["postgres"] == "ok"
@@ -70,18 +72,18 @@ def _record(app: str, name: str) -> None:
 async def test_not_ready_while_a_migration_is_not_applied(fresh_migration_check: None) -> None:
     app, name = await _unrecord_latest_games_migration()
     try:
-        answer = await call("/health/ready", headers=PROBE)
+        answer = await call("/health/ready", headers=PROBE, client=HERE)
     finally:
         await _record(app, name)
     assert answer["status"] == 503
     assert orjson.loads(answer["body"])["checks"]["migrations"] == "1 not applied (run manage.py migrate)"
-    assert (await call("/health/ready", headers=PROBE))["status"] == 200
+    assert (await call("/health/ready", headers=PROBE, client=HERE))["status"] == 200
 
 
 async def test_a_draining_worker_is_alive_but_not_ready() -> None:
     drain.state.draining = True
     try:
-        ready = await call("/health/ready", headers=PROBE)
+        ready = await call("/health/ready", headers=PROBE, client=HERE)
         alive = await call("/health/alive", headers=PROBE)
     finally:
         drain.state.draining = False

@@ -17,6 +17,7 @@ const STATE = () => ({
 });
 
 let lastState = null;
+let wasMember = false;
 
 function draw(room) {
   // Seen here in the lobby, the race starting takes each player to their game (its countdown runs there).
@@ -25,7 +26,13 @@ function draw(room) {
     location.assign(`/play/${you.session}/`);
     return;
   }
+  if (lastState === "lobby" && room.state === "racing" && wasMember && !you.member) {
+    // Left out at the start: this player had started too many games in the last minute (docs/api.md).
+    errorBox.textContent = gettext("The race started without you: you had started too many games in the last minute. You can watch it here.");
+    errorBox.hidden = false;
+  }
   lastState = room.state;
+  wasMember = Boolean(you.member);
   const russian = goalOf(room.variant) === "cards_home";
   root.querySelector("[data-room-title]").textContent = `${gettext("Race room")}: ${variantLabel(room.variant)}`;
   root.querySelector("[data-room-state]").textContent = [STATE()[room.state] || room.state, room.code].filter(Boolean).join(" · ");

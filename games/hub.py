@@ -7,7 +7,8 @@ of its own, and hands each message to every local socket of that group: one roun
 process per change.
 
 Every socket of a group is handed the same message dict: a board's change is encoded once per
-process and its bytes written to each watcher (leaderboard.consumers, web.sockets.frames).
+process and its bytes written to each watcher (leaderboard.consumers, web.sockets.frames). It lives
+in games, beside the group names (games.groups), since the play sockets (games.consumers) use it too.
 
 It also keeps the sockets open while the layer (Redis) is away: joining then fails, or the
 receive loop breaks; the sockets are told `live.paused`, the hub retries every second, and

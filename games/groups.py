@@ -30,6 +30,11 @@ def room_group(room_id: uuid.UUID | str) -> str:
     return f"room.{room_id}"
 
 
+def session_group(session_id: uuid.UUID) -> str:
+    """The play sockets of one session (all of them its player's own: games.consumers)."""
+    return f"session.{session_id}"
+
+
 def send(group: str, message: dict[str, Any]) -> None:
     """Tell a group's sockets; a channel-layer failure loses the push, never the write behind it."""
     layer = get_channel_layer()

@@ -1,9 +1,10 @@
 // The play page: draws the server's session document, turns gestures into action tokens,
 // sends them over the play socket (HTTP when the socket is down) and shows refusals in words.
-// The socket sends the whole document on connect, then what changed (delta.js merges it).
+// The socket sends the whole document on connect, then what changed (delta.js merges it), and
+// pushes the game's changes made elsewhere (another tab or device), so the page follows its game.
 import { get, post } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
-import { merge, changesOf, applies } from "../delta.js";
+import { merge, changesOf, documentOf, applies } from "../delta.js";
 import { Board } from "../board.js";
 import { Moves, moveToken } from "../moves.js";
 import { Pointer } from "../drag.js";
@@ -188,8 +189,8 @@ async function resync() {
   }
 }
 
-// Nothing is pushed to the play socket, so a page that comes back into view (another tab, another
-// window) may show a game played on meanwhile elsewhere: it asks for the game as it is now. One ask
+// The socket pushes what is played elsewhere, but not while the server's live layer is away: a page
+// that comes back into view (another tab, another window) asks for the game as it is now. One ask
 // a second at most: switching back to a tab both shows it and focuses its window.
 let lookedAgain = 0;
 function lookAgain() {
@@ -203,21 +204,19 @@ window.addEventListener("focus", lookAgain);
 const connection = $("[data-connection]");
 const socket = new LiveSocket(`/ws/play/${id}/`, {
   onMessage(message) {
-    if (message.type === "session") {
-      const token = pending ? pending.token : null;
-      settle();
-      ownCopy = true;
-      show(message, { token });
-    } else if (message.type === "delta") {
+    if (message.type === "session" || message.type === "delta") {
       // A delta for another copy than ours (one fetched over HTTP meanwhile): ask for the whole
       // document, which then answers the action in flight too.
-      if (!applies(doc, message, ownCopy)) {
+      if (message.type === "delta" && !applies(doc, message, ownCopy)) {
         socket.send({ type: "sync" });
         return;
       }
-      const token = pending ? pending.token : null;
-      settle();
-      show(merge(doc, changesOf(message)), { token });
+      const next = message.type === "session" ? documentOf(message) : merge(doc, changesOf(message));
+      // Pushed: the game was played elsewhere; an action in flight still waits for its own answer.
+      const token = pending && !message.pushed ? pending.token : null;
+      if (!message.pushed) settle();
+      ownCopy = true;
+      show(next, { token });
     } else if (message.type === "why") {
       const answer = explain.waiting;
       explain.waiting = null;

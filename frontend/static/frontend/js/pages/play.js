@@ -65,8 +65,9 @@ function show(next, { token = null } = {}) {
   root.classList.toggle("finished", doc.finished);
   restoreFocus(focusKey);
   if (doc.finished && doc.result && !resultShown) {
-    resultShown = true; // a win seen being made is celebrated first
-    (doc.result.won && before ? celebrate(board) : Promise.resolve()).then(showResult);
+    // The result at once, over the celebration of a win seen being made (a click or key ends it).
+    if (doc.result.won && before) celebrate(board);
+    showResult();
   }
 }
 
@@ -449,6 +450,10 @@ function showResult() {
   }
   resultDialog.querySelector("[data-result-again]").hidden = !canRestart();
   resultDialog.showModal();
+  // It opens as the game ends, maybe amid the keys of the last move: the dialog itself takes the
+  // focus, so that a key pressed in stride (Enter) plays none of its buttons.
+  resultDialog.tabIndex = -1;
+  resultDialog.focus();
 }
 resultDialog.querySelector("[data-result-again]").addEventListener("click", restart);
 resultDialog.querySelector("[data-result-new]").addEventListener("click", () => {

@@ -96,8 +96,10 @@ class PlayConsumer(JsonConsumer):
     # process's hub (games.hub), which keeps the socket playing while the layer (Redis) is away.
     group = ""
     shown: tuple[int, bool] = (-1, False)  # the version of the last document sent (session_pushes.version_of)
-    behind = False  # told of a version not sent yet: a read of the game is due
+    told: tuple[int, bool] = (-1, False)  # the latest version the group told of, or known to exist
+    stale = False  # live updates resumed: what changed meanwhile was not told
     ready = False  # the first document is sent: from then on a change told is followed
+    busy = False  # a client's message is being answered: its answer goes first, then the following
     follower: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -161,13 +163,11 @@ class PlayConsumer(JsonConsumer):
     async def send_session(self, document: dict[str, Any], *, playing: bool = True, pushed: bool = False) -> None:
         """Every session document this socket sends leaves through here: the whole of it first, then
         what changed since the last one (docs/api.md)."""
-        version = session_pushes.version_of(document)
-        if version < self.shown:  # an answer read before a change this socket has already sent
-            self.behind = True
-        self.shown = version
+        # An answer read before a change this socket has already sent goes back in time: the later
+        # state is sent again after it (follow).
+        self.told = max(self.told, self.shown)
+        self.shown = session_pushes.version_of(document)
         await self.outlet.put(Frame.of_json(self.last_sent.frame(document, playing=playing, pushed=pushed)))
-        if self.behind:
-            self.follow()
 
     # ------------------------------------------------------------ following the game played elsewhere
 
@@ -175,21 +175,26 @@ class PlayConsumer(JsonConsumer):
         """From the hub, in its turn: nothing here waits (a read of the game runs in its own task)."""
         kind = message.get("type")
         if kind == session_pushes.CHANGED:
-            if (message["actions"], message["finished"]) <= self.shown:
-                return  # sent already: the answer to this socket's own action, or a later state
-        elif kind != "live.resumed":  # resumed: what changed meanwhile was not told
+            self.told = max(self.told, (message["actions"], message["finished"]))
+        elif kind == "live.resumed":
+            self.stale = True
+        else:
             return
-        self.behind = True
         self.follow()
 
+    def behind(self) -> bool:
+        """Whether a state this socket has not sent exists (the answer to its own action is sent)."""
+        return self.stale or self.told > self.shown
+
     def follow(self) -> None:
-        """Read and send the game as it is now, unless a read is under way (it reads again after)."""
-        if self.ready and self.behind and (self.follower is None or self.follower.done()):
+        """Read and send the game as it is now if this socket is behind, once its answer in hand (if
+        any) is sent, and unless a read is under way already (which then reads again)."""
+        if self.ready and not self.busy and self.behind() and (self.follower is None or self.follower.done()):
             self.follower = asyncio.get_running_loop().create_task(self._follow())
 
     async def _follow(self) -> None:
-        while self.behind:
-            self.behind = False
+        while self.behind():
+            self.stale, told = False, self.told
             try:
                 document = await in_database_thread(_document_for)(self.player, self.session_id)
             except (ServiceError, DatabaseError) as error:
@@ -197,8 +202,18 @@ class PlayConsumer(JsonConsumer):
                 return  # the page asks for the game when it comes back into view
             if session_pushes.version_of(document) > self.shown:  # not sent meanwhile
                 await self.send_session(document, playing=False, pushed=True)
+            elif self.told == told:
+                return  # nothing newer than this socket sent, and nothing told since
 
     async def receive_message(self, message: dict[str, Any]) -> None:
+        self.busy = True
+        try:
+            await self.answer(message)
+        finally:
+            self.busy = False
+            self.follow()
+
+    async def answer(self, message: dict[str, Any]) -> None:
         if message["type"] not in {"action", "finish", "why", "sync"}:
             await self.send_error(
                 400,

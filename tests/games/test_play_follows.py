@@ -124,3 +124,28 @@ async def test_a_change_made_by_the_service_alone_is_pushed_once(player: Player)
     assert pushed["pushed"] is True and pushed["actions"] == 1
     assert await socket.receive_nothing(timeout=0.5)
     await socket.disconnect()
+
+
+async def test_a_racers_table_follows_the_race_played_in_another_tab(player: Player) -> None:
+    """A race's game is a session like any other: its second tab follows it, and the room hears of it."""
+    from games import rooms
+
+    def race() -> Any:
+        room = rooms.create_room(host=player, variant="SD1-S1")  # a fresh deal: its code secret
+        rooms.start_room(room_id=room.pk, player=player)
+        return room.members.get(player=player).session
+
+    session = await database_sync_to_async(race)()
+    token = await token_of(player)
+    first, second = await open_socket(session.id, token), await open_socket(session.id, token)
+    here, there = await first_document(first), await first_document(second)
+    assert here["code"] is None and here["room"]
+    move = next(t for t in here["legal"] if t != "U")
+    await first.send_json_to({"type": "action", "action": move, "at": 1})
+    here = follow(here, await first.receive_json_from())
+    pushed = await second.receive_json_from(timeout=5)
+    assert pushed["pushed"] is True
+    there = follow(there, pushed)
+    assert seen_by_player(there) == seen_by_player(here) and there["code"] is None
+    for socket in (first, second):
+        await socket.disconnect()

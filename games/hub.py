@@ -152,6 +152,12 @@ def hub_for(layer: Any) -> Hub:
     return hub
 
 
+def live_here() -> bool:
+    """False while this event loop's hub finds the layer away: a push from here would fail too."""
+    hub = _hubs.get(asyncio.get_running_loop())
+    return hub is None or not hub.paused
+
+
 async def close_hub() -> None:
     """Stop this event loop's hub (tests, between event loops)."""
     hub = _hubs.pop(asyncio.get_running_loop(), None)

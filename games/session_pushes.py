@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import groups
+from games import groups, hub
 from games.live import LiveSession
 from games.models import GameSession
 from web.loops import serving_loop
@@ -68,6 +68,8 @@ def _spawn(group: str, message: dict[str, Any], ask_first: bool) -> None:
 
 
 async def _send(group: str, message: dict[str, Any], *, ask_first: bool) -> None:
+    if not hub.live_here():
+        return  # the layer is away: each action's push would fail; the sockets re-read when it is back
     # Most games over HTTP (scripts) have no socket open: one EXISTS spares the push's two round trips.
     if not ask_first or await groups.watched_on_loop(group):
         await groups.send_on_loop(group, message)

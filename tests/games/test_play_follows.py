@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.db import connections
+from django.test import override_settings
 
 from games.models import Player
 from games.services import apply_action, start_session
@@ -24,6 +27,7 @@ from tests.conftest import make_player
 from tests.games.play_helpers import follow
 from tests.games.test_play_socket import open_socket, token_of
 from tests.operations.asgi_client import call
+from tests.reliability.procs import PrivateRedis
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]
 
@@ -149,3 +153,39 @@ async def test_a_racers_table_follows_the_race_played_in_another_tab(player: Pla
     assert seen_by_player(there) == seen_by_player(here) and there["code"] is None
     for socket in (first, second):
         await socket.disconnect()
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    server = PrivateRedis()
+    server.start()
+    layers = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [server.url]}}}
+    try:
+        with override_settings(REDIS_URL=server.url, CHANNEL_LAYERS=layers):
+            channel_layers.backends.clear()
+            yield server
+    finally:
+        channel_layers.backends.clear()
+        server.close()
+
+
+async def test_a_socket_plays_on_while_redis_is_away_and_catches_up_when_it_is_back(
+    private_redis: PrivateRedis, player: Player
+) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code=CODE)
+    socket = await open_socket(session.id, await token_of(player))
+    shown = await first_document(socket)
+
+    private_redis.stop()
+    await socket.send_json_to({"type": "action", "action": "D", "at": 1})  # play goes on
+    shown = follow(shown, await socket.receive_json_from(timeout=10))
+    assert shown["actions"] == 1
+    # Played elsewhere meanwhile: stored, its push lost.
+    await database_sync_to_async(apply_action)(player=player, session_id=session.id, token="D", at=2)
+    assert await socket.receive_nothing(timeout=1.5)
+
+    private_redis.start()  # live updates resume: the socket reads the game and sends what it missed
+    pushed = await socket.receive_json_from(timeout=10)
+    assert pushed["pushed"] is True and pushed["actions"] == 2
+    shown = follow(shown, pushed)
+    await socket.disconnect()

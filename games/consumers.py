@@ -1,19 +1,32 @@
-"""`/ws/play/{session id}/`: actions in, session documents out (whole, then as deltas). The consumer only relays."""
+"""`/ws/play/{session id}/`: actions in, session documents out (whole, then as deltas). The consumer only relays.
+
+Each socket also follows its game where it is played elsewhere (another tab, another device, a
+script over HTTP): it joins its session's group through its process's hub (games.hub) and, told
+of a change it has not sent yet (games.session_pushes), reads the game as it is now and sends it,
+marked `pushed`. While the channel layer is away it plays on, and the page asks for the game
+when it comes back into view.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import logging
+import uuid
 from typing import Any
 
+from channels.layers import get_channel_layer
 from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import live, play_loop, selectors, services, why
+from games import groups, live, play_loop, selectors, services, session_pushes, why
+from games.hub import hub_for
 from games.last_sent import LastSent
 from games.models import Player
 from games.players import token_auth
 from games.players.signed_in import signed_in_player
+from web.adapters import consume
 from web.errors import NotAuthenticated, ServiceError, Unavailable
 from web.sockets.auth import signed_in_until
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
@@ -21,6 +34,12 @@ from web.sockets.consumer import JsonConsumer, in_database_thread
 from web.sockets.frames import Frame, Outlet
 from web.sockets.sign_ins import SignIn
 from web.views import UNAVAILABLE
+
+log = logging.getLogger(__name__)
+
+# Seconds a socket waits to join its session's group before it answers anyway (unfollowed): the
+# layer (Redis) answers at once, or fails at once when it is down; this bounds one that hangs.
+JOIN_SECONDS = 2.0
 
 
 def _document_for(player: Player, session_id: str) -> dict[str, Any]:
@@ -73,9 +92,24 @@ def _answer(player: Player, session_id: str, message: dict[str, Any], counted: b
 
 
 class PlayConsumer(JsonConsumer):
-    # Requests and answers only, nothing is pushed here: no channel layer, so that play over the
-    # socket goes on while Redis is away (an alias with no layer configured gives None).
-    channel_layer_alias = "play-needs-no-channel-layer"
+    # Its messages come from the client alone, awaited directly: the group's come through the
+    # process's hub (games.hub), which keeps the socket playing while the layer (Redis) is away.
+    group = ""
+    shown: tuple[int, bool] = (-1, False)  # the version of the last document sent (session_pushes.version_of)
+    told: tuple[int, bool] = (-1, False)  # the latest version the group told of, or known to exist
+    stale = False  # live updates resumed: what changed meanwhile was not told
+    ready = False  # the first document is sent: from then on a change told is followed
+    busy = False  # a client's message is being answered: its answer goes first, then the following
+    follower: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            await consume(self, scope, receive, send, channel_layer=get_channel_layer(self.channel_layer_alias))
+        finally:
+            if self.group and self.channel_layer is not None:
+                hub_for(self.channel_layer).leave(self.group, self)
+            if self.follower is not None:
+                self.follower.cancel()
 
     async def connect(self) -> None:
         await self.accept()
@@ -92,6 +126,9 @@ class PlayConsumer(JsonConsumer):
         self.last_sent = LastSent()  # what the next delta applies to (games/last_sent.py)
         self.sign_in = SignIn(user.pk)  # asked on the first message, then kept (web/sockets/sign_ins.py)
         token_auth.local_cache()  # the revocations' listener, which lets the sign-in be kept
+        # Joined before the game is read, so that no change committed meanwhile goes untold. What a
+        # change told makes it send is read for this player, whose game it must be (_document_for).
+        await self.join()
         try:
             document = await in_database_thread(_document_for)(user, self.session_id)
         except ServiceError as error:
@@ -99,6 +136,21 @@ class PlayConsumer(JsonConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.send_session(document, playing=False)
+        self.ready = True
+        self.follow()
+
+    async def join(self) -> None:
+        try:
+            key = uuid.UUID(self.session_id)
+        except ValueError:
+            return  # no such game: the read refuses it
+        if self.channel_layer is None:
+            return
+        self.group = groups.session_group(key)
+        try:
+            await asyncio.wait_for(hub_for(self.channel_layer).join(self.group, self), JOIN_SECONDS)
+        except TimeoutError:
+            log.warning("play socket of %s follows nothing: the channel layer did not answer", key)
 
     async def disconnect(self, code: int) -> None:
         sign_in = getattr(self, "sign_in", None)
@@ -108,12 +160,60 @@ class PlayConsumer(JsonConsumer):
         if last_sent is not None:
             last_sent.close()
 
-    async def send_session(self, document: dict[str, Any], *, playing: bool = True) -> None:
+    async def send_session(self, document: dict[str, Any], *, playing: bool = True, pushed: bool = False) -> None:
         """Every session document this socket sends leaves through here: the whole of it first, then
         what changed since the last one (docs/api.md)."""
-        await self.outlet.put(Frame.of_json(self.last_sent.frame(document, playing=playing)))
+        # An answer read before a change this socket has already sent goes back in time: the later
+        # state is sent again after it (follow).
+        self.told = max(self.told, self.shown)
+        self.shown = session_pushes.version_of(document)
+        await self.outlet.put(Frame.of_json(self.last_sent.frame(document, playing=playing, pushed=pushed)))
+
+    # ------------------------------------------------------------ following the game played elsewhere
+
+    async def deliver(self, message: dict[str, Any]) -> None:
+        """From the hub, in its turn: nothing here waits (a read of the game runs in its own task)."""
+        kind = message.get("type")
+        if kind == session_pushes.CHANGED:
+            self.told = max(self.told, (message["actions"], message["finished"]))
+        elif kind == "live.resumed":
+            self.stale = True
+        else:
+            return
+        self.follow()
+
+    def behind(self) -> bool:
+        """Whether a state this socket has not sent exists (the answer to its own action is sent)."""
+        return self.stale or self.told > self.shown
+
+    def follow(self) -> None:
+        """Read and send the game as it is now if this socket is behind, once its answer in hand (if
+        any) is sent, and unless a read is under way already (which then reads again)."""
+        if self.ready and not self.busy and self.behind() and (self.follower is None or self.follower.done()):
+            self.follower = asyncio.get_running_loop().create_task(self._follow())
+
+    async def _follow(self) -> None:
+        while self.behind():
+            self.stale, told = False, self.told
+            try:
+                document = await in_database_thread(_document_for)(self.player, self.session_id)
+            except (ServiceError, DatabaseError) as error:
+                log.info("play socket of %s could not follow its game: %s", self.session_id, error)
+                return  # the page asks for the game when it comes back into view
+            if session_pushes.version_of(document) > self.shown:  # not sent meanwhile
+                await self.send_session(document, playing=False, pushed=True)
+            elif self.told == told:
+                return  # nothing newer than this socket sent, and nothing told since
 
     async def receive_message(self, message: dict[str, Any]) -> None:
+        self.busy = True
+        try:
+            await self.answer(message)
+        finally:
+            self.busy = False
+            self.follow()
+
+    async def answer(self, message: dict[str, Any]) -> None:
         if message["type"] not in {"action", "finish", "why", "sync"}:
             await self.send_error(
                 400,

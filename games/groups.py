@@ -30,13 +30,18 @@ def room_group(room_id: uuid.UUID | str) -> str:
     return f"room.{room_id}"
 
 
+def session_group(session_id: uuid.UUID) -> str:
+    """The play sockets of one session (all of them its player's own: games.consumers)."""
+    return f"session.{session_id}"
+
+
 def send(group: str, message: dict[str, Any]) -> None:
     """Tell a group's sockets; a channel-layer failure loses the push, never the write behind it."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        # The group rides along: each process's hub routes it to its local sockets (leaderboard.hub).
+        # The group rides along: each process's hub routes it to its local sockets (games.hub).
         async_to_sync(layer.group_send)(group, metrics.push_sent({**message, "group": group}))
     except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
         log.exception("could not push to %s", group)

@@ -31,11 +31,12 @@ class LastSent:
         self._played_at = 0.0
         self._cooling: asyncio.TimerHandle | None = None
 
-    def frame(self, document: dict[str, Any], *, playing: bool) -> bytes:
+    def frame(self, document: dict[str, Any], *, playing: bool, pushed: bool = False) -> bytes:
         """The frame that brings the client from the document sent last to `document` (the whole of
-        it first), with `document` kept as the next one's base. `playing`: it answers an action."""
+        it first), with `document` kept as the next one's base. `playing`: it answers an action;
+        `pushed`: it answers nothing (the game changed elsewhere)."""
         before = self._document if self._document is not None else self._base_kept()
-        frame, encoded = session_delta.next_frame(document, before)
+        frame, encoded = session_delta.next_frame(document, before, pushed=pushed)
         if playing:
             self._document, self._kept = document, None
             self._cool_later()

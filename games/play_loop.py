@@ -4,11 +4,12 @@ An ordinary legal action on a game in this process's live cache (games.live) is 
 the same judge as `services.apply_action` (`services.judge`, the same rate limit and log cap) and
 appended with the same conditional statement (games.play_repository), committed in a group with
 the other sockets' appends of this loop (web.database.group_commit). The answer leaves only once
-that commit succeeded. Everything else is handed to apply_action on a database thread, which
-judges it on the stored state: a cache miss, another player's id, a resend (`at` not the next
-position), a game over or not yet started, a refusal on the cached copy (which may be behind
-what another worker stored), the winning action (stored with its verification in one
-transaction), an append that found the log moved on, and SQLite.
+that commit succeeded; the session's other sockets are told then (games.session_pushes).
+Everything else is handed to apply_action on a database thread, which judges it on the stored
+state: a cache miss, another player's id, a resend (`at` not the next position), a game over or
+not yet started, a refusal on the cached copy (which may be behind what another worker stored),
+the winning action (stored with its verification in one transaction), an append that found the
+log moved on, and SQLite.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import psycopg
 from django.db import connections
 from django.utils.translation import gettext
 
-from games import live, room_progress, selectors, services
+from games import live, room_progress, selectors, services, session_pushes
 from games import play_repository as play
 from games.models import Player
 from operations import metrics
@@ -107,6 +108,7 @@ async def act(
     stored = play.appended(after, current.game, None if row is None else bool(row[0]))
     if isinstance(stored, play.LogMovedOn):
         return Handoff(counted=True)  # nothing written; the copy was behind
+    session_pushes.announce(session.id, actions=stored.live.session.action_count, finished=False)
     room_id = stored.live.session.room_id
     if room_id is not None:  # committed: the room hears of it now (its push reads the database)
         await in_database_thread(room_progress.pushes.changed)(room_id)

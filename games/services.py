@@ -1,8 +1,8 @@
 """Refereed play (HackSoft style: typed, keyword-only writes).
 
 Validate, then do, then tell: every action is applied by the engine and
-appended to the stored log in one transaction; watchers hear of it only
-after that transaction commits.
+appended to the stored log in one transaction; watchers (the game's own play
+sockets, its race room) hear of it only after that transaction commits.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import dailies, live, refusals, room_progress, rooms, secret_codes
+from games import dailies, live, refusals, room_progress, rooms, secret_codes, session_pushes
 from games import play_repository as play
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
 from games.engine import BLANKS, MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
@@ -201,7 +201,8 @@ def _play(current: LiveGame, *, player: Player, token: str, at: int | None, now:
     appended = play.append(current, action)
     if isinstance(appended, LogMovedOn):
         return None
-    # The append was its own transaction, committed: the room hears of it now.
+    # The append was its own transaction, committed: the room and the game's other sockets hear of it now.
+    session_pushes.changed_on_commit(appended.live.session)
     room_id = appended.live.session.room_id
     if room_id is not None:
         room_progress.pushes.changed(room_id)
@@ -303,6 +304,7 @@ def _append_winning(*, player: Player, current: LiveGame, action: Action, now: d
         _finish_locked(locked, game, now=now)
         won = LiveGame(LiveSession.of(locked), game)
         transaction.on_commit(lambda: live.put(won.session, game), robust=True)
+        session_pushes.changed_on_commit(locked)
         transaction.on_commit(lambda: rooms.session_progressed(session=locked), robust=True)
     return won
 
@@ -322,6 +324,7 @@ def finish_session(*, player: Player, session_id: object, now: dt.datetime | Non
         game = live.game_for(session)
         _finish_locked(session, game, now=now)
         transaction.on_commit(lambda: live.forget(session.id), robust=True)
+        session_pushes.changed_on_commit(session)
         transaction.on_commit(lambda: rooms.session_progressed(session=session), robust=True)
     return session, game
 
@@ -407,5 +410,6 @@ def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = Non
             return False
         _finish_locked(session, live.game_for(session), now=session.daily.publishes_at)
         transaction.on_commit(lambda: live.forget(session.id), robust=True)
+        session_pushes.changed_on_commit(session)
         transaction.on_commit(lambda: rooms.session_progressed(session=session), robust=True)
     return True

@@ -32,7 +32,7 @@ GONE = "-"  # the key naming an object's removed keys; no document has a key of 
 _SCALARS = (str, int, float, bool, type(None))
 _CONTAINERS = (dict, list)  # a tuple: `dict | list` would make a union on every call, at twice the cost
 _ABSENT = object()
-FRAME_KEYS = frozenset({"type", "base"})  # a delta frame's own keys, beside the document's
+FRAME_KEYS = frozenset({"type", "base", "pushed"})  # a frame's own keys, beside the document's
 
 
 # What session documents repeat, the most frequent last (zlib looks back from the end first): keys
@@ -172,29 +172,30 @@ def merge(old: Any, change: Any) -> Any:
     return change
 
 
-def next_frame(document: dict[str, Any], before: dict[str, Any] | None) -> tuple[bytes, bytes]:
+def next_frame(document: dict[str, Any], before: dict[str, Any] | None, *, pushed: bool = False) -> tuple[bytes, bytes]:
     """The frame that brings a socket's client from the document it was sent last (`before`; None:
     nothing yet) to `document`, and `document`'s own JSON (what `keep` takes).
 
     The whole document (`{"type": "session", ...}`) first, and whenever a delta would not be
     smaller; otherwise `{"type": "delta", "base", "actions", ...the change of the document}`:
     `base` is the log length of the document the change applies to, `actions` (always there)
-    that of the document it makes.
+    that of the document it makes. `pushed`: the frame answers nothing the socket asked (the game
+    changed elsewhere), and says so with `"pushed": true`.
     """
     encoded = orjson.dumps(document)
-    whole = b'{"type":"session",' + encoded[1:] if document else b'{"type":"session"}'
+    head = b'{"type":"session","pushed":true' if pushed else b'{"type":"session"'
+    whole = head + b"," + encoded[1:] if document else head + b"}"
     if before is None or FRAME_KEYS & document.keys():
         return whole, encoded
     try:
         changes = diff(before, document)
     except Unchangeable:
         return whole, encoded
-    frame = orjson.dumps(
-        {"type": "delta", "base": before.get("actions"), "actions": document.get("actions"), **changes}
-    )
+    own: dict[str, Any] = {"type": "delta", "pushed": True} if pushed else {"type": "delta"}
+    frame = orjson.dumps({**own, "base": before.get("actions"), "actions": document.get("actions"), **changes})
     return (frame if len(frame) < len(whole) else whole), encoded
 
 
 def changes_of(frame: dict[str, Any]) -> dict[str, Any]:
-    """A delta frame's change of the document: all of it but its `type` and `base`."""
+    """A delta frame's change of the document: all of it but its own keys (`type`, `base`, `pushed`)."""
     return {key: value for key, value in frame.items() if key not in FRAME_KEYS}

@@ -17,10 +17,10 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import groups, rooms
 from games.boards import Board, parse_board
+from games.hub import hub_for
 from games.models import Player
 from games.players.signed_in import signed_in_player
 from leaderboard import selectors
-from leaderboard.hub import hub_for
 from web.adapters import consume
 from web.errors import BadRequest, NotAuthenticated, ServiceError
 from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
@@ -42,7 +42,7 @@ def _viewer(scope: dict[str, Any]) -> Player | None:
 
 
 class LiveConsumer(JsonConsumer):
-    """A socket fed by its process's hub (leaderboard.hub) rather than a channel of its own.
+    """A socket fed by its process's hub (games.hub) rather than a channel of its own.
 
     The hub hands group messages to `deliver`, which queues them in `self.inbox`; while the
     channel layer is away the socket stays open, is told so once, and gets `resync()` when live

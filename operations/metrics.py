@@ -204,7 +204,7 @@ def push_sent(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def push_arrived(message: dict[str, Any], sockets: int) -> None:
-    """A worker's hub hands a change to `sockets` of its sockets (leaderboard.hub): its delay.
+    """A worker's hub hands a change to `sockets` of its sockets (games.hub): its delay.
 
     The delay compares two processes' clocks: one machine's, or machines kept in step by NTP.
     """

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db import connections
 from rest_framework.test import APIClient
 
+from games.hub import close_hub
 from games.models import Player
-from leaderboard.hub import close_hub
 from tests.conftest import make_player
 from web.per_loop import abandon_closed_loops, close_this_loops
 from web.sockets.consumer import release_database_threads

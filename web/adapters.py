@@ -24,7 +24,7 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 # Channels. AsyncConsumer.__call__ asks the channel layer for a channel of the consumer's own and
 # feeds every message through await_many_dispatch (a task and an asyncio.wait per message). A
 # socket with no layer has one source, the client; a live board's socket is fed by its process's
-# hub (leaderboard.hub), not by a channel. Channels has no hook for the receive loop, so such a
+# hub (games.hub), not by a channel. Channels has no hook for the receive loop, so such a
 # consumer sets up what __call__ would and runs its own.
 
 

@@ -240,10 +240,10 @@ def test_a_sequence_flies_home_and_a_win_is_celebrated_unless_motion_is_reduced(
         expect(page.locator("canvas.celebration")).to_have_count(1)
         page.wait_for_timeout(1200)
         keep(page, "win-celebration-desktop")
-        expect(page.locator("[data-result-dialog]")).to_be_hidden()  # the dialog waits for the cards
-        page.mouse.click(5, 890)  # a click ends it
-        expect(page.locator("[data-result-dialog]")).to_be_visible()
+        expect(page.locator("[data-result-dialog]")).to_be_visible()  # the result at once, over the cards
+        page.mouse.click(5, 890)  # a click ends the celebration; the result stays
         expect(page.locator("canvas.celebration")).to_have_count(0)
+        expect(page.locator("[data-result-dialog]")).to_be_visible()
     finally:
         context.close()
 

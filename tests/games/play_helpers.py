@@ -52,10 +52,10 @@ def card_mentions(document: Any) -> int:
 def follow(document: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any]:
     """The session document a play socket's client holds after `frame`, as the browser merges it:
     a whole document replaces the copy, a delta applies to the copy it names as its base."""
-    from games.session_delta import changes_of, merge
+    from games.session_delta import FRAME_KEYS, changes_of, merge
 
     if frame["type"] == "session":
-        return {key: value for key, value in frame.items() if key != "type"}
+        return {key: value for key, value in frame.items() if key not in FRAME_KEYS}
     assert frame["type"] == "delta", frame
     assert document is not None and frame["base"] == document["actions"], (frame, document)
     merged: dict[str, Any] = merge(document, changes_of(frame))

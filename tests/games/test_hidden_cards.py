@@ -15,7 +15,7 @@ from games.engine import ALL_VARIANTS
 from games.models import Player
 from tests.games.play_helpers import card_mentions, follow, visible_cards
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]
 
 
 def assert_nothing_hidden_leaks(document: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from games.services import start_session
 from tests.conftest import make_player
 from tests.games.play_helpers import follow
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")  # the origin check compares the Origin with the address the socket was opened on
 

@@ -200,6 +200,7 @@ async def _refuse_over_socket(player: Player, headers: list[tuple[bytes, bytes]]
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("socket_cleanup")
 @pytest.mark.parametrize("refusal", REFUSALS, ids=[r[3] for r in REFUSALS])
 @pytest.mark.parametrize(
     ("lang", "headers"),
@@ -226,6 +227,7 @@ async def test_an_illegal_move_over_the_socket_is_explained_in_the_players_langu
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("socket_cleanup")
 async def test_one_socket_in_finnish_does_not_change_another_in_croatian(player: Player) -> None:
     fi = await _refuse_over_socket(player, [(b"accept-language", b"fi")], RUSSIAN)
     hr = await _refuse_over_socket(player, [(b"accept-language", b"hr")], RUSSIAN)

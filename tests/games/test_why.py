@@ -93,6 +93,7 @@ def test_another_players_game_is_answered_like_a_missing_one(player: Player, pla
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("socket_cleanup")
 async def test_the_play_socket_answers_why_without_acting(player: Player) -> None:
     session = await database_sync_to_async(_mixed_group_session)(player)
     socket = await open_socket(session.id, await token_of(player))

@@ -18,8 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from config.routing import websocket_urlpatterns
-from games import rooms
-from leaderboard import hub
+from games import hub, rooms
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
 from tests.reliability.procs import PrivateRedis
 

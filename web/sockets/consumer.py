@@ -23,6 +23,7 @@ from django.utils import translation
 from web.adapters import consume
 from web.errors import ServiceError, error_body
 from web.language import in_use, language_of
+from web.loops import serving
 from web.sockets.close_codes import CLOSE_TOO_LARGE, CLOSE_TOO_MANY
 
 R = TypeVar("R")
@@ -48,13 +49,15 @@ def _server_hung_up(raw: Any) -> bool:
     return bool(readable) or bool(raw.closed or raw.broken)
 
 
-def _run_with_connection(language: str | None, func: Callable[..., R], *args: Any) -> R:
+def _run_with_connection(
+    loop: asyncio.AbstractEventLoop, language: str | None, func: Callable[..., R], *args: Any
+) -> R:
     for connection in connections.all(initialized_only=True):
         raw = connection.connection
         if raw is not None and connection.vendor == "postgresql" and _server_hung_up(raw):
             connection.close()
     try:
-        with translation.override(language):
+        with translation.override(language), serving(loop):  # what it pushes goes out from the loop
             return func(*args)
     finally:
         for connection in connections.all(initialized_only=True):
@@ -72,7 +75,7 @@ def in_database_thread(func: Callable[..., R]) -> Callable[..., Awaitable[R]]:
         # In the socket's context (its request id reaches the log lines written there, see
         # operations.requests) and its language (see JsonConsumer.dispatch): refusals are worded there.
         language = translation.get_language()
-        call = partial(contextvars.copy_context().run, _run_with_connection, language, func, *args)
+        call = partial(contextvars.copy_context().run, _run_with_connection, loop, language, func, *args)
         return await loop.run_in_executor(_database_threads, call)
 
     return run

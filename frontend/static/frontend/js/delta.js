@@ -26,12 +26,19 @@ export function merge(old, change) {
   return change;
 }
 
-// A delta frame's change of the document: all of it but its own `type` and `base`.
+// A frame's own keys, beside the document's: a pushed frame answers nothing the page asked.
+const FRAME_KEYS = ["type", "base", "pushed"];
+
+// A delta frame's change of the document: all of it but its own keys.
 export function changesOf(frame) {
   const changes = { ...frame };
-  delete changes.type;
-  delete changes.base;
+  for (const key of FRAME_KEYS) delete changes[key];
   return changes;
+}
+
+// A whole session frame's document.
+export function documentOf(frame) {
+  return changesOf(frame);
 }
 
 // Whether a delta frame applies to `doc`: it must be the document this socket connection sent

@@ -1,9 +1,10 @@
 // The play page: draws the server's session document, turns gestures into action tokens,
 // sends them over the play socket (HTTP when the socket is down) and shows refusals in words.
-// The socket sends the whole document on connect, then what changed (delta.js merges it).
+// The socket sends the whole document on connect, then what changed (delta.js merges it), and
+// pushes the game's changes made elsewhere (another tab or device), so the page follows its game.
 import { get, post } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
-import { merge, changesOf, applies } from "../delta.js";
+import { merge, changesOf, documentOf, applies } from "../delta.js";
 import { Board } from "../board.js";
 import { Moves, moveToken } from "../moves.js";
 import { Pointer } from "../drag.js";
@@ -65,8 +66,9 @@ function show(next, { token = null } = {}) {
   root.classList.toggle("finished", doc.finished);
   restoreFocus(focusKey);
   if (doc.finished && doc.result && !resultShown) {
-    resultShown = true; // a win seen being made is celebrated first
-    (doc.result.won && before ? celebrate(board) : Promise.resolve()).then(showResult);
+    // The result at once, over the celebration of a win seen being made (a click or key ends it).
+    if (doc.result.won && before) celebrate(board);
+    showResult();
   }
 }
 
@@ -189,8 +191,8 @@ async function resync() {
   }
 }
 
-// Nothing is pushed to the play socket, so a page that comes back into view (another tab, another
-// window) may show a game played on meanwhile elsewhere: it asks for the game as it is now. One ask
+// The socket pushes what is played elsewhere, but not while the server's live layer is away: a page
+// that comes back into view (another tab, another window) asks for the game as it is now. One ask
 // a second at most: switching back to a tab both shows it and focuses its window.
 let lookedAgain = 0;
 function lookAgain() {
@@ -204,21 +206,19 @@ window.addEventListener("focus", lookAgain);
 const connection = $("[data-connection]");
 const socket = new LiveSocket(`/ws/play/${id}/`, {
   onMessage(message) {
-    if (message.type === "session") {
-      const token = pending ? pending.token : null;
-      settle();
-      ownCopy = true;
-      show(message, { token });
-    } else if (message.type === "delta") {
+    if (message.type === "session" || message.type === "delta") {
       // A delta for another copy than ours (one fetched over HTTP meanwhile): ask for the whole
       // document, which then answers the action in flight too.
-      if (!applies(doc, message, ownCopy)) {
+      if (message.type === "delta" && !applies(doc, message, ownCopy)) {
         socket.send({ type: "sync" });
         return;
       }
-      const token = pending ? pending.token : null;
-      settle();
-      show(merge(doc, changesOf(message)), { token });
+      const next = message.type === "session" ? documentOf(message) : merge(doc, changesOf(message));
+      // Pushed: the game was played elsewhere; an action in flight still waits for its own answer.
+      const token = pending && !message.pushed ? pending.token : null;
+      if (!message.pushed) settle();
+      ownCopy = true;
+      show(next, { token });
     } else if (message.type === "why") {
       const answer = explain.waiting;
       explain.waiting = null;
@@ -455,6 +455,10 @@ function showResult() {
   recapBox.hidden = true;
   if (doc.daily && doc.ranked && boardId) showRecap(recapBox, { variant: variant(), date: doc.daily, facts: false });
   resultDialog.showModal();
+  // It opens as the game ends, maybe amid the keys of the last move: the dialog itself takes the
+  // focus, so that a key pressed in stride (Enter) plays none of its buttons.
+  resultDialog.tabIndex = -1;
+  resultDialog.focus();
 }
 resultDialog.querySelector("[data-result-again]").addEventListener("click", restart);
 resultDialog.querySelector("[data-result-new]").addEventListener("click", () => {

@@ -7,7 +7,8 @@ of its own, and hands each message to every local socket of that group: one roun
 process per change.
 
 Every socket of a group is handed the same message dict: a board's change is encoded once per
-process and its bytes written to each watcher (leaderboard.consumers, web.sockets.frames).
+process and its bytes written to each watcher (leaderboard.consumers, web.sockets.frames). It lives
+in games, beside the group names (games.groups), since the play sockets (games.consumers) use it too.
 
 It also keeps the sockets open while the layer (Redis) is away: joining then fails, or the
 receive loop breaks; the sockets are told `live.paused`, the hub retries every second, and
@@ -149,6 +150,12 @@ def hub_for(layer: Any) -> Hub:
             hub.task.cancel()
         hub = _hubs[loop] = Hub(layer)
     return hub
+
+
+def live_here() -> bool:
+    """False while this event loop's hub finds the layer away: a push from here would fail too."""
+    hub = _hubs.get(asyncio.get_running_loop())
+    return hub is None or not hub.paused
 
 
 async def close_hub() -> None:

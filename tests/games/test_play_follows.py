@@ -1,0 +1,191 @@
+"""A game followed everywhere it is open: a change made on one play socket, or over HTTP, is pushed
+to the session's other sockets once it is committed (games.session_pushes), as the state that
+player's view shows; the socket that made the move gets its answer and nothing more, and another
+player's socket hears nothing.
+
+On PostgreSQL and Redis (make test) the group is Redis's and the socket's common action is judged
+on the event loop (games.play_loop); on the embedded default, the in-memory layer and the thread path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.test import override_settings
+
+from games.models import Player
+from games.services import apply_action, start_session
+from tests.conftest import make_player
+from tests.games.play_helpers import follow
+from tests.games.test_play_socket import open_socket, token_of
+from tests.operations.asgi_client import call
+from tests.reliability.procs import PrivateRedis
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]
+
+CODE = "SP1-S4C-AAAAAAD"
+
+
+async def first_document(socket: WebsocketCommunicator) -> dict[str, Any]:
+    hello = await socket.receive_json_from()
+    assert hello["type"] == "session" and "pushed" not in hello
+    return follow(None, hello)
+
+
+async def http(path: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    answer = await call(path, method="POST", headers=headers, body=json.dumps(body or {}).encode())
+    assert answer["status"] == 200, answer
+    document: dict[str, Any] = json.loads(answer["body"])
+    return document
+
+
+def seen_by_player(document: dict[str, Any]) -> dict[str, Any]:
+    """What a document shows of the game, without the clock that moves between two reads."""
+    return {key: value for key, value in document.items() if key not in {"elapsed_ms", "starts_in_ms"}}
+
+
+async def test_a_move_on_one_socket_is_pushed_to_the_other_and_to_nobody_else(player: Player) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code=CODE)
+    other = await database_sync_to_async(make_player)("bystander")
+    theirs, _ = await database_sync_to_async(start_session)(player=other, code=CODE)
+    token = await token_of(player)
+    first, second = await open_socket(session.id, token), await open_socket(session.id, token)
+    bystander = await open_socket(theirs.id, await token_of(other))
+    here, there = await first_document(first), await first_document(second)
+    await first_document(bystander)
+
+    for played in range(1, 4):
+        move = next(t for t in here["legal"] if t != "U")
+        await first.send_json_to({"type": "action", "action": move, "at": played})
+        answer = await first.receive_json_from()
+        assert answer["type"] == "delta" and "pushed" not in answer and answer["actions"] == played
+        here = follow(here, answer)
+        pushed = await second.receive_json_from(timeout=5)
+        assert pushed["pushed"] is True and pushed["actions"] == played, pushed
+        there = follow(there, pushed)
+        assert seen_by_player(there) == seen_by_player(here)
+
+    # The mover has its answer and nothing more; the other player's socket heard nothing.
+    assert await first.receive_nothing(timeout=0.5)
+    assert await bystander.receive_nothing(timeout=0.1)
+
+    # The follower plays on from what it was pushed: its next action is not refused.
+    move = next(t for t in there["legal"] if t != "U")
+    await second.send_json_to({"type": "action", "action": move, "at": there["actions"] + 1})
+    answer = await second.receive_json_from()
+    assert answer["type"] == "delta" and answer["actions"] == 4 and "pushed" not in answer
+    here = follow(here, await first.receive_json_from(timeout=5))
+    assert here["actions"] == 4
+    for socket in (first, second, bystander):
+        await socket.disconnect()
+
+
+async def test_an_action_and_a_finish_over_http_reach_the_open_socket(player: Player) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code=CODE)
+    token = await token_of(player)
+    socket = await open_socket(session.id, token)
+    shown = await first_document(socket)
+
+    played = await http(f"/api/sessions/{session.id}/actions", token, {"action": "D", "at": 1})
+    pushed = await socket.receive_json_from(timeout=5)
+    assert pushed["type"] == "delta" and pushed["pushed"] is True and pushed["base"] == 0
+    shown = follow(shown, pushed)
+    assert seen_by_player(shown) == seen_by_player(played)
+
+    finished = await http(f"/api/sessions/{session.id}/finish", token)
+    pushed = await socket.receive_json_from(timeout=5)
+    assert pushed["pushed"] is True and pushed["finished"] is True
+    shown = follow(shown, pushed)
+    assert shown["result"] == finished["result"] and shown["actions"] == 1
+    await socket.disconnect()
+
+
+async def test_a_change_made_by_the_service_alone_is_pushed_once(player: Player) -> None:
+    """A change from a thread that serves no loop (a command, a script in process) is pushed too."""
+    session, _ = await database_sync_to_async(start_session)(player=player, code=CODE)
+    socket = await open_socket(session.id, await token_of(player))
+    await first_document(socket)
+
+    def alone() -> None:
+        try:
+            apply_action(player=player, session_id=session.id, token="D", at=1)
+        finally:
+            connections.close_all()  # this thread's own
+
+    await asyncio.to_thread(alone)
+    pushed = await socket.receive_json_from(timeout=5)
+    assert pushed["pushed"] is True and pushed["actions"] == 1
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
+
+
+async def test_a_racers_table_follows_the_race_played_in_another_tab(player: Player) -> None:
+    """A race's game is a session like any other: its second tab follows it, and the room hears of it."""
+    from games import rooms
+
+    def race() -> Any:
+        room = rooms.create_room(host=player, variant="SD1-S1")  # a fresh deal: its code secret
+        rooms.start_room(room_id=room.pk, player=player)
+        return room.members.get(player=player).session
+
+    session = await database_sync_to_async(race)()
+    token = await token_of(player)
+    first, second = await open_socket(session.id, token), await open_socket(session.id, token)
+    here, there = await first_document(first), await first_document(second)
+    assert here["code"] is None and here["room"]
+    move = next(t for t in here["legal"] if t != "U")
+    await first.send_json_to({"type": "action", "action": move, "at": 1})
+    here = follow(here, await first.receive_json_from())
+    pushed = await second.receive_json_from(timeout=5)
+    assert pushed["pushed"] is True
+    there = follow(there, pushed)
+    assert seen_by_player(there) == seen_by_player(here) and there["code"] is None
+    for socket in (first, second):
+        await socket.disconnect()
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    server = PrivateRedis()
+    server.start()
+    layers = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [server.url]}}}
+    try:
+        with override_settings(REDIS_URL=server.url, CHANNEL_LAYERS=layers):
+            channel_layers.backends.clear()
+            yield server
+    finally:
+        channel_layers.backends.clear()
+        server.close()
+
+
+async def test_a_socket_plays_on_while_redis_is_away_and_catches_up_when_it_is_back(
+    private_redis: PrivateRedis, player: Player
+) -> None:
+    session, _ = await database_sync_to_async(start_session)(player=player, code=CODE)
+    socket = await open_socket(session.id, await token_of(player))
+    shown = await first_document(socket)
+
+    private_redis.stop()
+    await socket.send_json_to({"type": "action", "action": "D", "at": 1})  # play goes on
+    shown = follow(shown, await socket.receive_json_from(timeout=10))
+    assert shown["actions"] == 1
+    # Played elsewhere meanwhile: stored, its push lost.
+    await database_sync_to_async(apply_action)(player=player, session_id=session.id, token="D", at=2)
+    assert await socket.receive_nothing(timeout=1.5)
+
+    private_redis.start()  # live updates resume: the socket reads the game and sends what it missed
+    pushed = await socket.receive_json_from(timeout=10)
+    assert pushed["pushed"] is True and pushed["actions"] == 2
+    shown = follow(shown, pushed)
+    await socket.disconnect()

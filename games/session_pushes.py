@@ -57,7 +57,7 @@ def announce(session_id: uuid.UUID, *, actions: int, finished: bool) -> None:
     loop = serving_loop()
     if loop is not None:
         loop.call_soon_threadsafe(_spawn, group, message, True)
-    elif groups.watched(group):  # a command or a test: no loop to hand it to
+    elif groups.watched(group):  # a request's thread (asgiref sends from its loop), a command, a test
         groups.send(group, message)
 
 

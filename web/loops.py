@@ -1,20 +1,18 @@
-"""Which event loop a thread is working for, so that what it sends goes out from that loop.
+"""Which event loop a play socket's database thread is working for, so that what it sends goes out
+from that loop.
 
-A request's thread (Django's path, web/http.py, through asgiref's sync_to_async) and a play
-socket's database thread (web.sockets.consumer.in_database_thread) each work for the server's
+A play socket's database thread (web.sockets.consumer.in_database_thread) works for the server's
 event loop. A channel layer's connections and queues belong to a loop: a push made on such a
-thread is handed to its loop rather than sent from a new one.
+thread is handed to its loop rather than sent from a new one. A request's thread (asgiref's
+sync_to_async) needs nothing of this: asgiref's own async_to_sync sends from the request's loop.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-from asgiref.sync import SyncToAsync
 
 _serving = threading.local()
 
@@ -31,9 +29,6 @@ def serving(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
 
 
 def serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop this thread works for, if any: a socket's, or the request's (asgiref's
-    own threadlocal: async_to_sync finds the loop the same way)."""
+    """The running event loop this thread works for, if it is a socket's database thread."""
     loop = getattr(_serving, "loop", None)
-    if loop is None and getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
-        loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     return loop if isinstance(loop, asyncio.AbstractEventLoop) and loop.is_running() else None

@@ -110,6 +110,12 @@ class LiveSession:
         """A daily attempt whose day is published: it takes no more actions."""
         return self.daily_publishes_at is not None and now >= self.daily_publishes_at
 
+    def is_blind_ranked(self, now: dt.datetime) -> bool:
+        """A ranked attempt on a deal nobody may know yet: a daily's before it is published, a race
+        on a hidden fresh deal. Its undo never takes back what it revealed (docs/rules.md)."""
+        unpublished = self.daily_publishes_at is not None and now < self.daily_publishes_at
+        return (self.ranked and unpublished) or (self.in_room and self.code_secret)
+
     def is_code_secret(self, now: dt.datetime) -> bool:
         """A daily's code stays secret until it is published; a race room's until the race ends."""
         return self.code_secret or (self.daily_publishes_at is not None and now < self.daily_publishes_at)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from games import rank_lookup
 from games.boards import clean_twin, parse_board
 from games.dailies import is_published, stored_dailies, utc_today
-from games.engine import DAILY_VARIANTS, Game, move_of
+from games.engine import DAILY_VARIANTS, Game, Undo, move_of
 from games.live import LiveSession
 from games.models import Daily, DailyCandidate, GameSession, Player, Result
 from web.errors import NotFound
@@ -75,9 +75,12 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
     return doc
 
 
-def play_hints(game: Game) -> tuple[list[str], dict[str, str], dict[str, str]]:
-    """The legal tokens, the double-click target of each movable group, and Russian taps."""
+def play_hints(game: Game, *, blind: bool = False) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """The legal tokens, the double-click target of each movable group, and Russian taps. In a ranked
+    blind deal (`blind`) an undo that would hide again what was revealed is not offered."""
     legal = game.legal_actions()
+    if blind and game.last_action_revealed:
+        legal = [action for action in legal if not isinstance(action, Undo)]
     best = {
         f"{column}:{count}": str(move_of(column, count, target))
         for (column, count), target in game.best_targets(legal).items()
@@ -136,7 +139,7 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
         best: dict[str, str] = {}
         tap: dict[str, str] = {}
     else:
-        legal, best, tap = play_hints(game)
+        legal, best, tap = play_hints(game, blind=session.is_blind_ranked(now))
     return {
         "id": str(session.id),
         "code": None if secret else session.code,

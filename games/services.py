@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 
 MAX_TOKEN_CHARS = 32
 GAME_OVER = gettext_noop("This game is over: it accepts no more actions.")
+UNDO_WOULD_HIDE = gettext_noop(
+    "In a ranked game on a hidden deal an undo cannot take back a dealt row or a card turned face up: "
+    "each attempt shows only what it played."
+)
 RACED = gettext_noop("This game was changing while your action arrived. Look at it again and retry.")
 GUESTS_SIGN_UP = gettext_noop(
     "Sign up to play the daily challenges: they are for players with a name, who get one ranked attempt each. "
@@ -283,9 +287,13 @@ def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Act
             rule="log_too_long",
         )
     try:
-        return game.apply(token)
+        action = parse_action(token)
+        if type(action) is Undo and game.last_action_revealed and session.is_blind_ranked(now):
+            raise Conflict(gettext(UNDO_WOULD_HIDE), index=position, token=token, rule="undo_would_hide")
+        game.push(action)
     except EngineError as refusal:
         raise Unprocessable(refusals.of_error(refusal), index=position, token=token, rule=refusal.rule) from None
+    return action
 
 
 def _append_winning(*, player: Player, current: LiveGame, action: Action, now: dt.datetime) -> LiveGame | None:

@@ -161,3 +161,20 @@ async def test_a_connected_socket_keeps_none_of_its_handshake_s_headers_and_play
     refused = await socket.receive_json_from()
     assert refused["status"] == 422 and refused["error"]["message"] == "Sarakkeessa 2 on vain 2 näkyvää korttia"
     await socket.disconnect()
+
+
+@pytest.mark.usefixtures("prepared_dailies")
+async def test_a_daily_attempt_over_the_socket_cannot_undo_its_deal(player: Player) -> None:
+    """The socket's own path (on PostgreSQL, judged on the event loop) refuses what HTTP refuses."""
+    session, _ = await database_sync_to_async(start_session)(player=player, daily="SP1-S1C")
+    socket = await open_socket(session.id, await token_of(player))
+    hello = follow(None, await socket.receive_json_from())
+    await socket.send_json_to({"type": "action", "action": "D", "at": 1})
+    dealt = follow(hello, await socket.receive_json_from())
+    assert dealt["actions"] == 1 and "U" not in dealt["legal"] and dealt["legal"]
+    await socket.send_json_to({"type": "action", "action": "U", "at": 2})
+    refused = await socket.receive_json_from()
+    assert refused["type"] == "error" and refused["status"] == 409
+    assert refused["error"]["rule"] == "undo_would_hide" and refused["error"]["index"] == 2
+    await socket.disconnect()
+    assert await database_sync_to_async(GameAction.objects.filter(session=session).count)() == 1

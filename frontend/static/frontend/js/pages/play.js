@@ -54,7 +54,14 @@ function show(next, { token = null } = {}) {
   if (before) animateFrom(before, board, { fromStock: token === "D" });
   info.update(doc, variantLabel(variant()));
   $("[data-play-title]").textContent = variantLabel(variant());
-  $("[data-undo]").disabled = !moves.undo;
+  const undo = $("[data-undo]");
+  undo.disabled = !moves.undo;
+  // A ranked game on a hidden deal (a daily's attempt, a race on a fresh deal): the server offers no
+  // undo that would take back a dealt row or a turned card, and the button says why (docs/rules.md).
+  const blind = !doc.finished && doc.code === null && ((doc.daily && doc.ranked) || doc.room);
+  undo.title = undo.disabled && blind && doc.view.undo_available
+    ? gettext("In a ranked game on a hidden deal an undo cannot take back a dealt row or a card turned face up.")
+    : gettext("Undo (Ctrl+Z)");
   $("[data-finish]").hidden = doc.finished;
   const restart = $("[data-restart]");
   restart.disabled = !canRestart();

@@ -19,6 +19,7 @@ from django.test import Client
 from games.players import password_checks
 from games.players.accounts import create_guest
 from tests.conftest import make_player
+from tests.loopback import free_port
 from tests.security.snapshot import snapshot
 from web.errors import RateLimited
 
@@ -195,3 +196,27 @@ def test_a_session_made_before_the_limited_backend_keeps_its_player() -> None:
     browser.force_login(guest, backend="django.contrib.auth.backends.ModelBackend")
     me = browser.get("/api/auth/me")
     assert me.status_code == 200 and me.json()["guest"] is True
+
+
+@pytest.mark.django_db
+def test_the_failure_limit_holds_while_redis_is_away(settings: Any) -> None:
+    settings.RATE_LOGIN_FAILURES = 5
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there: Redis is away
+    make_player("gina", PASSWORD)
+    assert [log_in("gina", f"wrong {n}").status_code for n in range(5)] == [401] * 5
+    before = snapshot()
+    assert_limited(log_in("gina", PASSWORD), "Too many failed log-ins")
+    assert snapshot() == before
+    for n in range(3):
+        assert log_in("gina", f"wrong {n}").status_code == 429
+
+
+@pytest.mark.django_db
+def test_the_sign_up_limit_holds_while_redis_is_away(settings: Any) -> None:
+    settings.RATE_SIGNUPS = 2
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
+    sign_ups = [
+        Client().post("/api/auth/signup", {"username": f"new{n}", "password": PASSWORD}, content_type="application/json")
+        for n in range(3)
+    ]
+    assert [answer.status_code for answer in sign_ups] == [201, 201, 429]

@@ -89,12 +89,12 @@ def _make_player(*, username: str, password: str, guest: Player | None) -> Playe
     return player
 
 
-def log_in(*, username: str, password: str) -> Player:
+def log_in(*, username: str, password: str, address: str) -> Player:
     """Any case of the name logs in (names are unique without regard to case); the limits are the
-    authentication backend's, which the admin's log-in shares."""
+    authentication backend's, which the admin's log-in shares, counted for `address` too."""
     if names.login_name(username) is None:
         raise Unprocessable(gettext(NAME_REFUSED))
-    player = authenticate(username=username, password=password)
+    player = authenticate(username=username, password=password, address=address)
     if not isinstance(player, Player):
         raise NotAuthenticated(gettext("Wrong name or password."))
     return player

@@ -2,11 +2,14 @@
 
 Run: .venv/bin/python bench/login_burst.py --burst 80 --waves 5
      .venv/bin/python bench/login_burst.py --burst 80 --waves 5 --cap 1000   # no cap to speak of
+     .venv/bin/python bench/login_burst.py --burst 80 --waves 5 --wait 0     # refused at once past the cap
 
-Starts the stack (bench/stack.py) with PASSWORD_CHECKS_AT_ONCE = `--cap`, makes `--others`
+Starts the stack (bench/stack.py) with PASSWORD_CHECKS_AT_ONCE = `--cap` and
+PASSWORD_CHECK_WAIT_SECONDS = `--wait`, makes `--others`
 players with tokens and a session each, and has them read their session over HTTP, one request
 after another each, for the whole run. Meanwhile it sends `--waves` bursts, one a second, of
-`--burst` log-ins at once with the right password, and prints:
+`--burst` log-ins at once with the right password, each from an address of its own on loopback
+(127.0.1.1 and up: a worker lets one log-in per address into its line at a time), and prints:
   - the burst's answers by status (a burst must get 429s, never a 5xx);
   - the others' latency before the bursts and during them (p50 / p95 / p99), and how many of
     their reads were not answered 200 (counted in the latency as infinite).
@@ -87,18 +90,30 @@ async def drive(stack: Stack, sessions: list[tuple[str, str]], args: argparse.Na
             for n, (token, session_id) in enumerate(sessions)
         ]
         statuses: Counter[int | str] = Counter()
+        clients = [  # one client per address of the burst
+            aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=0, local_addr=(f"127.0.{1 + n // 250}.{1 + n % 250}", 0)),
+                timeout=aiohttp.ClientTimeout(total=60),
+            )
+            for n in range(args.burst)
+        ]
         await asyncio.sleep(args.baseline)
         logins = []
         for wave in range(args.waves):
             logins += [
-                asyncio.create_task(log_in(http, stack.http(n), f"login{n % args.named}", statuses))
+                asyncio.create_task(log_in(clients[n], stack.http(n), f"login{n % args.named}", statuses))
                 for n in range(args.burst)
             ]
             await asyncio.sleep(max(0.0, burst_from + wave + 1 - time.perf_counter()))
         await asyncio.gather(*logins, *readers)
+        for client in clients:
+            await client.close()
     before = [latency for t0, latency in reads if t0 < burst_from]
     during = [latency for t0, latency in reads if t0 >= burst_from]
-    print(f"cap PASSWORD_CHECKS_AT_ONCE={args.cap}, {args.workers} workers, {args.waves} bursts of {args.burst}")
+    print(
+        f"cap PASSWORD_CHECKS_AT_ONCE={args.cap}, wait {args.wait} s, {args.workers} workers,"
+        f" {args.waves} bursts of {args.burst}"
+    )
     print(f"burst answers by status: {dict(sorted(statuses.items(), key=str))}")
     print(summary("others before the bursts", before))
     print(summary("others during the bursts", during))
@@ -114,11 +129,12 @@ def main() -> None:
     parser.add_argument("--named", type=int, default=8, help="players the burst logs in as")
     parser.add_argument("--baseline", type=float, default=2.0, help="seconds of the others alone first")
     parser.add_argument("--cap", type=int, default=1, help="PASSWORD_CHECKS_AT_ONCE for the run (1 is the default)")
+    parser.add_argument("--wait", type=float, default=3.0, help="PASSWORD_CHECK_WAIT_SECONDS (3 is the default)")
     parser.add_argument("--workers", type=int, default=3)
     args = parser.parse_args()
     if not (1 <= args.burst <= 1000 and 1 <= args.waves <= 60 and 1 <= args.others <= 500 and args.named >= 1):
         parser.error("--burst 1-1000, --waves 1-60, --others 1-500, --named >= 1")
-    env = {"PASSWORD_CHECKS_AT_ONCE": str(args.cap)}
+    env = {"PASSWORD_CHECKS_AT_ONCE": str(args.cap), "PASSWORD_CHECK_WAIT_SECONDS": str(args.wait)}
     with Stack(workers=args.workers, env=env, time_limit=120 + 2 * args.waves) as stack:
         stack.django()
         sessions = set_up(stack, args.others, args.named)

@@ -26,7 +26,7 @@ class Player(AbstractUser):
     username = models.CharField("name", max_length=40, unique=True)
     is_guest = models.BooleanField(default=False)
     # The name's look-alike key (games/players/names.py): unique, so no two names look alike. A guest
-    # has none (a guest is shown as "Guest"); so has a look-alike older than the key (migration 0009).
+    # has none (a guest is shown as "Guest"); so has a look-alike older than the key (migration 0011).
     name_key = models.CharField(max_length=80, null=True, blank=True, unique=True, editable=False)
     # Not a field: the username as loaded, to tell a rename (set by from_db and save only).
     _loaded_username: str | None

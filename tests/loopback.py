@@ -36,6 +36,7 @@ def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str,
         RATE_SIGNUPS="100000",
         RATE_WS_MESSAGES="100000",
         RATE_LOGIN_FAILURES="100000",
+        RATE_LOGIN_FAILURES_PER_ADDRESS="100000",
         # With a connection pool, each request waits this long for a connection while PostgreSQL
         # is away before it answers 503; kept short so the outage tests stay quick.
         DB_POOL_TIMEOUT="2",

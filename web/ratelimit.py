@@ -7,8 +7,10 @@ never ten across a boundary, and a refusal's Retry-After is the true time left.
 With Redis the counter is one round trip (SET NX EX, INCR and PTTL in one transaction, so a counter
 never lives without its expiry) on a process-wide connection pool (Django's cache client is rebuilt
 per request under ASGI); without Redis, and for the per-action limit of play (`hit_in_process`,
-where a Redis round trip per action cost a tenth of a worker's CPU), a table in this process. If
-Redis is down, limits fail open: play goes on while Redis is away.
+where a Redis round trip per action cost a tenth of a worker's CPU), a table in this process. While
+Redis is away every limit is counted in that table instead: it then holds per process, never not at
+all (a failed log-in limit that let every guess through while Redis was down was a hole), and play
+goes on.
 """
 
 from __future__ import annotations
@@ -81,23 +83,40 @@ def _key(bucket: str, subject: str) -> str:
     return f"rl:{bucket}:{subject}"
 
 
-def _refuse(message: str, seconds_left: float) -> RateLimited:
+def refusal(message: str, seconds_left: float) -> RateLimited:
+    """The 429 of a limit whose window has `seconds_left`: `message` (marked for translation, said
+    in the request's language), then when to try again."""
     retry_after = max(1, math.ceil(seconds_left))
     wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", retry_after) % {"n": retry_after}
     return RateLimited(f"{gettext(message)} {wait}", retry_after=retry_after)
 
 
-def _count(key: str, seconds: int) -> tuple[int, float]:
-    """Count one hit in Redis, or in this process without it: the count and the seconds left."""
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One hit counted: its counter's key, the window's count with it and the seconds left in the
+    window, and whether it was counted in this process's table rather than in Redis."""
+
+    key: str
+    count: int
+    seconds_left: float
+    in_process: bool = False
+
+
+def _count(key: str, seconds: int) -> Attempt:
+    """Count one hit in Redis, or in this process without it or while it is away."""
     client = _redis()
-    if client is None:
-        return _in_process.count(key, seconds)
-    with client.pipeline(transaction=True) as pipe:
-        pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
-        pipe.incr(key)
-        pipe.pttl(key)
-        _, count, left_ms = pipe.execute()
-    return cast(int, count), max(cast(int, left_ms), 0) / 1000
+    if client is not None:
+        try:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
+                pipe.incr(key)
+                pipe.pttl(key)
+                _, count, left_ms = pipe.execute()
+            return Attempt(key, cast(int, count), max(cast(int, left_ms), 0) / 1000)
+        except (redis.RedisError, OSError):
+            log.warning("rate limit %s counted in this process: Redis unavailable", key.split(":")[1])
+    count, left = _in_process.count(key, seconds)
+    return Attempt(key, count, left, in_process=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,19 +159,17 @@ async def hit_each_on_loop(limits: Sequence[Limit]) -> None:
     try:
         refused, left_ms = await on_this_loop(url).execute("EVAL", _COUNT_IN_ORDER, len(keys), *keys, *numbers)
     except (redis.RedisError, OSError):
-        log.warning("rate limits %s not counted: Redis unavailable", ", ".join(each.bucket for each in limits))
+        log.warning("rate limits %s counted in this process: Redis unavailable", ", ".join(e.bucket for e in limits))
+        for each, key in zip(limits, keys, strict=True):
+            _judge(_in_process.count(key, each.seconds), each.limit, each.message)
         return
     if refused:
-        raise _refuse(limits[int(refused) - 1].message, max(int(left_ms), 0) / 1000)
+        raise refusal(limits[int(refused) - 1].message, max(int(left_ms), 0) / 1000)
 
 
 def record(bucket: str, subject: str, *, seconds: int) -> int:
-    """Count one event in the subject's window and return the window's count (0 if Redis is down)."""
-    try:
-        return _count(_key(bucket, subject), seconds)[0]
-    except (redis.RedisError, OSError):
-        log.warning("rate limit %s not counted: Redis unavailable", bucket)
-        return 0
+    """Count one event in the subject's window and return the window's count."""
+    return _count(_key(bucket, subject), seconds).count
 
 
 def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
@@ -160,35 +177,35 @@ def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) ->
     take(bucket, subject, limit=limit, seconds=seconds, message=message)
 
 
-def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> str:
+def count_attempt(bucket: str, subject: str, *, seconds: int) -> Attempt:
     """Count one attempt before doing what it attempts (one atomic INCR, so concurrent attempts
-    cannot all slip under the limit) and return its counter's key, for `give_back` when the
-    attempt turns out not to count (a log-in that succeeded). Raise RateLimited past `limit`."""
-    key = _key(bucket, subject)
-    try:
-        counted = _count(key, seconds)
-    except (redis.RedisError, OSError):
-        log.warning("rate limit %s not counted: Redis unavailable", bucket)
-        return key
-    _judge(counted, limit, message)
-    return key
+    cannot all slip under a limit), for the caller to judge (`refusal`) and, when the attempt turns
+    out not to count, to `give_back`."""
+    return _count(_key(bucket, subject), seconds)
+
+
+def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> Attempt:
+    """`count_attempt`, and raise RateLimited past `limit`."""
+    attempt = count_attempt(bucket, subject, seconds=seconds)
+    _judge((attempt.count, attempt.seconds_left), limit, message)
+    return attempt
 
 
 def _judge(counted: tuple[int, float], limit: int, message: str) -> None:
     count, left = counted
     if count > limit:
-        raise _refuse(message, left)
+        raise refusal(message, left)
 
 
-def give_back(key: str) -> None:
-    """Uncount an attempt `take` counted, if its window is still open."""
-    client = _redis()
+def give_back(attempt: Attempt) -> None:
+    """Uncount an attempt `count_attempt` counted, if its window is still open."""
+    client = None if attempt.in_process else _redis()
     if client is None:
-        _in_process.uncount(key)
+        _in_process.uncount(attempt.key)
         return
     try:
-        if cast(int, client.decr(key)) <= 0:
-            client.delete(key)  # at nothing, or a DECR of an expired counter made one without expiry
+        if cast(int, client.decr(attempt.key)) <= 0:
+            client.delete(attempt.key)  # at nothing, or a DECR of an expired counter made one without expiry
     except (redis.RedisError, OSError):  # Redis away: the attempt stays counted until its window ends
         pass
 

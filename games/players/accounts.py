@@ -56,14 +56,25 @@ def _check_password(password: str, player: Player) -> None:
 
 
 def sign_up(*, username: str, password: str, address: str, guest: Player | None = None) -> Player:
-    """Make a named player; a guest who signs up keeps their games."""
-    ratelimit.hit(
+    """Make a named player; a guest who signs up keeps their games. Only sign-ups that succeed use
+    the address's quota: each is counted before it is tried (so concurrent ones cannot all slip
+    under the limit) and given back when refused, so a typo (a weak password, a taken name) costs
+    no one behind a shared address a sign-up."""
+    attempt = ratelimit.take(
         "signup",
         address,
         limit=settings.RATE_SIGNUPS,
         seconds=3600,
         message=gettext_noop("Too many sign-ups from this address."),
     )
+    try:
+        return _make_player(username=username, password=password, guest=guest)
+    except Exception:
+        ratelimit.give_back(attempt)
+        raise
+
+
+def _make_player(*, username: str, password: str, guest: Player | None) -> Player:
     name = _check_name(username)
     player = guest if guest is not None and guest.is_guest else Player(is_guest=False)
     player.username = name
@@ -78,12 +89,12 @@ def sign_up(*, username: str, password: str, address: str, guest: Player | None 
     return player
 
 
-def log_in(*, username: str, password: str) -> Player:
+def log_in(*, username: str, password: str, address: str) -> Player:
     """Any case of the name logs in (names are unique without regard to case); the limits are the
-    authentication backend's, which the admin's log-in shares."""
+    authentication backend's, which the admin's log-in shares, counted for `address` too."""
     if names.login_name(username) is None:
         raise Unprocessable(gettext(NAME_REFUSED))
-    player = authenticate(username=username, password=password)
+    player = authenticate(username=username, password=password, address=address)
     if not isinstance(player, Player):
         raise NotAuthenticated(gettext("Wrong name or password."))
     return player

@@ -16,11 +16,13 @@ NAME_RULE = re.compile(r"[A-Za-z0-9_-]{3,20}")
 # with `createsuperuser` outside the sign-up rule can still reach the admin.
 LOGIN_RULE = re.compile(r"[!-~]{1,40}")
 
-# Unicode TR39's confusables (confusables.txt) restricted to the characters of NAME_RULE, each class
-# written as one of its own members that case folding leaves alone: TR39's prototypes `l` and `O`
-# would fold together with `L` and `o`, which look like neither. tests/security/test_names.py
-# checks the classes against the confusable-homoglyphs package's copy of that data.
-CONFUSABLES = {"1": "|", "I": "|", "l": "|", "0": "0", "O": "0", "m": "rn"}
+# Unicode TR39's confusables (confusables.txt) restricted to the characters of NAME_RULE are three
+# classes: `l`, `I` and `1`; `O` and `0`; `m` and `rn`. A name is one name in every case (log-in and
+# uniqueness ignore case), and a player may show it in any case, so the key folds case first and
+# maps each class closed under case, written as a member in lower case: `i` joins `l` (as `I` does),
+# `o` joins `0` (as `O` does). tests/security/test_names.py checks the classes against the
+# confusable-homoglyphs package's copy of that data.
+CONFUSABLES = {"1": "l", "i": "l", "0": "o", "m": "rn"}
 
 # The labels the interface shows in place of a name (a guest is "Guest" in every language offered),
 # and the words a player might take for the service speaking.
@@ -34,16 +36,11 @@ def login_name(username: str) -> str | None:
     return name.lower() if LOGIN_RULE.fullmatch(name) else None
 
 
-def _skeleton(text: str) -> str:
-    return "".join(CONFUSABLES.get(char, char) for char in text)
-
-
 def name_key(username: str) -> str:
-    """The TR39 skeleton, then folded for case: two names get one key when they look alike but for
-    the case of some letters (`AIice`, `alice`). `ALICE` and `alice` get two, as `L` and `l` do
-    not look alike; those two are the same name anyway (names are unique without regard to case).
-    Folding makes no new confusable (`M` is `m` but does not look like `rn`), so one pass does."""
-    return _skeleton(username).lower()
+    """The name folded for case, then its TR39 skeleton: two names get one key when they look alike
+    in some case of each (`AIice` and `alice`, `ADMIN` and `admin`, `rnary` and `Mary`, whose `mary`
+    is one name with it). The skeleton makes no upper case, so one pass does."""
+    return "".join(CONFUSABLES.get(char, char) for char in username.lower())
 
 
 RESERVED_KEYS = frozenset(name_key(label) for label in RESERVED)

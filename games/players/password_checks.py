@@ -1,13 +1,16 @@
-"""Password checks: at most PASSWORD_CHECKS_AT_ONCE at a time in a process, on threads of their own
-that yield the CPU to everything else.
+"""Password checks: at most PASSWORD_CHECKS_AT_ONCE at a time in a process, one at a time per address,
+on threads of their own that yield the CPU to everything else.
 
 A password check is costly in CPU by design (the figure: bench/README.md). A burst of log-ins
 beyond what the cores can hash would queue behind each other while holding the pool's
 connections and the other players' CPU.
-Past the cap a log-in is refused at once with 429 and Retry-After, before it touches the
-database; within it the hash runs on a thread of lowest priority (nice 19, Linux sets it per
-thread), so the scheduler serves the other players' requests first. Hashing releases the GIL,
-so the hash thread does not hold them up there either.
+A log-in waits up to PASSWORD_CHECK_WAIT_SECONDS for a free place (in the order they came), then
+is refused with 429 and Retry-After, before it touches the database. An address has one place
+at a time: a second log-in from it while one is waiting or checked is refused at once, so that
+one client, however fast it sends, holds at most one place in the line and everyone else's turn
+comes after at most one of its checks. Within its place the hash runs on a thread of lowest
+priority (nice 19, Linux sets it per thread), so the scheduler serves the other players'
+requests first. Hashing releases the GIL, so the hash thread does not hold them up there either.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ LOWEST_PRIORITY = 19
 
 _lock = threading.Lock()
 _slots: tuple[int, threading.BoundedSemaphore, ThreadPoolExecutor] | None = None
+_addresses_in_line: set[str] = set()  # addresses with a log-in waiting for a place or in one
 
 
 def _lowest_priority() -> None:
@@ -53,20 +57,38 @@ def _pool() -> tuple[threading.BoundedSemaphore, ThreadPoolExecutor]:
         return _slots[1], _slots[2]
 
 
+def _refusal(busy: str) -> RateLimited:
+    wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", RETRY_AFTER) % {"n": RETRY_AFTER}
+    return RateLimited(f"{busy} {wait}", retry_after=RETRY_AFTER)
+
+
 @contextmanager
-def slot() -> Iterator[Callable[[Callable[[], T]], T]]:
-    """A place among the checks at once, or RateLimited; gives the function that runs a hash on
-    the low-priority threads and waits for it."""
-    semaphore, executor = _pool()
-    if not semaphore.acquire(blocking=False):
-        busy = gettext("Too many log-ins at once.")
-        wait = ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", RETRY_AFTER) % {"n": RETRY_AFTER}
-        raise RateLimited(f"{busy} {wait}", retry_after=RETRY_AFTER)
-
-    def run(work: Callable[[], T]) -> T:
-        return executor.submit(work).result()
-
+def _one_at_a_time(address: str) -> Iterator[None]:
+    with _lock:
+        if address in _addresses_in_line:
+            raise _refusal(gettext("Too many log-ins at once from this address."))
+        _addresses_in_line.add(address)
     try:
-        yield run
+        yield
     finally:
-        semaphore.release()
+        with _lock:
+            _addresses_in_line.discard(address)
+
+
+@contextmanager
+def slot(address: str) -> Iterator[Callable[[Callable[[], T]], T]]:
+    """A place among the checks at once for a log-in from `address`, or RateLimited; gives the
+    function that runs a hash on the low-priority threads and waits for it."""
+    semaphore, executor = _pool()
+    wait = float(settings.PASSWORD_CHECK_WAIT_SECONDS)
+    with _one_at_a_time(address):
+        if not (semaphore.acquire(timeout=wait) if wait > 0 else semaphore.acquire(blocking=False)):
+            raise _refusal(gettext("Too many log-ins at once."))
+
+        def run(work: Callable[[], T]) -> T:
+            return executor.submit(work).result()
+
+        try:
+            yield run
+        finally:
+            semaphore.release()

@@ -115,7 +115,11 @@ class LogInView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = accounts.log_in(username=data.validated_data["username"], password=data.validated_data["password"])
+        player = accounts.log_in(
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+            address=client_address(request),
+        )
         return _signed_in(request, player)
 
 

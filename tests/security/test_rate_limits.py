@@ -55,6 +55,26 @@ def test_sign_ups_per_address(settings: Any) -> None:
     assert elsewhere.status_code == 201  # another address is not held back
 
 
+def test_refused_sign_ups_use_none_of_the_addresss_quota(settings: Any) -> None:
+    settings.RATE_SIGNUPS = 10
+    make_player("taken", PASSWORD)
+    refused = [("weak", "short"), ("weak2", "password"), ("x", PASSWORD), ("bad name!", PASSWORD)]
+    refused += [("taken", PASSWORD), ("TAKEN", PASSWORD), ("admin", PASSWORD)] * 3
+    for name, password in refused:
+        answer = APIClient().post("/api/auth/signup", {"username": name, "password": password}, format="json")
+        assert answer.status_code in (409, 422), answer.content
+    assert len(refused) > settings.RATE_SIGNUPS
+    signed_up = [
+        APIClient().post("/api/auth/signup", {"username": f"real{n}", "password": PASSWORD}, format="json")
+        for n in range(settings.RATE_SIGNUPS)
+    ]
+    assert [answer.status_code for answer in signed_up] == [201] * settings.RATE_SIGNUPS
+    before = snapshot()
+    over = APIClient().post("/api/auth/signup", {"username": "one_more", "password": PASSWORD}, format="json")
+    assert_limited(over, "Too many sign-ups", 3600)  # the sign-ups that succeeded are counted
+    assert snapshot() == before
+
+
 def test_failed_log_ins_per_name(settings: Any) -> None:
     settings.RATE_LOGIN_FAILURES = 3
     make_player("carol", PASSWORD)

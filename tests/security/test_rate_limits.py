@@ -15,6 +15,7 @@ from config.asgi import application
 from games.models import Player
 from games.services import start_session
 from tests.conftest import make_player
+from tests.loopback import free_port
 from tests.security.snapshot import snapshot
 from web import ratelimit
 
@@ -187,3 +188,12 @@ def test_the_in_process_limit_counts_per_subject_in_a_window_opened_by_the_first
     ratelimit.hit_in_process("probe", "game-2", limit=2, seconds=1, message="Too many.")  # another game
     clock.now = 1_001.9  # a second after the first hit: the next window starts from nothing
     ratelimit.hit_in_process("probe", "game-1", limit=2, seconds=1, message="Too many.")
+
+
+async def test_limits_counted_on_the_loop_hold_while_redis_is_away(settings: Any) -> None:
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there: Redis is away
+    limits = [ratelimit.Limit("probe-loop", "away", 2, 60, "Too many.")]
+    await ratelimit.hit_each_on_loop(limits)
+    await ratelimit.hit_each_on_loop(limits)
+    with pytest.raises(ratelimit.RateLimited):
+        await ratelimit.hit_each_on_loop(limits)

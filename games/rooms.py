@@ -24,6 +24,7 @@ from django.utils.translation import gettext, gettext_noop
 from games import groups, room_progress, secret_codes, verified
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse
 from games.models import GameSession, Player, Result, Room, RoomMember
+from games.players.guests import count_new_game
 from games.ranking import RankKey
 from games.variants import goal_of
 from web import ratelimit
@@ -88,12 +89,6 @@ def _count_new_room(*, host: Player, address: str | None) -> None:
     )
 
 
-def _count_new_game(player: Player, message: str) -> None:
-    """One new game for `player`, in the same counter as a game started on its own
-    (games.players.guests.limit_starts: bucket "starts", per player, a minute)."""
-    ratelimit.hit("starts", str(player.pk), limit=settings.RATE_SESSION_STARTS, seconds=60, message=message)
-
-
 def join_room(*, room_id: object, player: Player) -> Room:
     with transaction.atomic():
         room = room_for(room_id, lock=True)
@@ -125,7 +120,7 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
             raise Forbidden(gettext("Only the host can start the race."))
         if room.state != Room.State.LOBBY:
             raise Conflict(gettext("This race has already started."))
-        _count_new_game(player, HOST_TOO_MANY_GAMES)
+        count_new_game(player, HOST_TOO_MANY_GAMES)
         for member in room.members.select_related("player").order_by("pk"):
             if member.player_id != player.pk and not _may_start_a_game(member.player):
                 log.info("race room %s: %s left out, over the new-games limit", room.pk, member.player_id)
@@ -143,7 +138,7 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
 
 def _may_start_a_game(racer: Player) -> bool:
     try:
-        _count_new_game(racer, gettext_noop("Too many new games."))
+        count_new_game(racer, gettext_noop("Too many new games."))
     except RateLimited:
         return False
     return True

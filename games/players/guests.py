@@ -81,10 +81,10 @@ def limit_starts(request: Request) -> None:
     )
     player = viewer(request)
     if player is not None:
-        ratelimit.hit(
-            "starts",
-            str(player.pk),
-            limit=settings.RATE_SESSION_STARTS,
-            seconds=60,
-            message=gettext_noop("Too many new games."),
-        )
+        count_new_game(player, gettext_noop("Too many new games."))
+
+
+def count_new_game(player: Player, message: str) -> None:
+    """One new game for `player` in the per-player counter of new games: a game started on its own,
+    or a race's game made for a racer when the room starts (games.rooms)."""
+    ratelimit.hit("starts", str(player.pk), limit=settings.RATE_SESSION_STARTS, seconds=60, message=message)

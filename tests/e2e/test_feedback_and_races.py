@@ -112,14 +112,20 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
         # The racer plays: the host sees it live beside the table.
         session = racer.url.rstrip("/").split("/")[-1]
         racer.locator("[data-countdown]").wait_for(state="hidden", timeout=8000)
-        api_post(racer, f"/api/sessions/{session}/actions", {"action": "D"})
+        dealt = api_post(racer, f"/api/sessions/{session}/actions", {"action": "D"})
         expect(host.locator("[data-race]")).to_contain_text("1 move")
         keep(racer, "race-playing-phone")
+        # A hidden race's deal cannot be taken back (it would hide the dealt row again: docs/rules.md);
+        # after it every column shows two cards, so a lone card moves without turning one.
+        assert "U" not in dealt["legal"]
+        quiet = next(token for token in dealt["legal"] if re.fullmatch(r"\d+:1>\d+", token))
+        api_post(racer, f"/api/sessions/{session}/actions", {"action": quiet})
+        expect(host.locator("[data-race]")).to_contain_text("2 moves")
         # ... and takes it back: the others see the undo counted (a game with one ranks on no clean board).
         api_post(racer, f"/api/sessions/{session}/actions", {"action": "U"})
         racer_row = host.locator("[data-race] .race-players li", has_text="race_guest")
         expect(racer_row.locator(".race-undos")).to_have_text("1 undo")
-        expect(racer_row.locator(".race-moves")).to_have_text("0 moves")
+        expect(racer_row.locator(".race-moves")).to_have_text("1 move")
 
         # The host gives up first: their result waits for the race to end to join the board.
         host.locator("[data-finish]").click()

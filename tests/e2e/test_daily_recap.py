@@ -72,12 +72,9 @@ def _check_share_text(text: str, code: str) -> None:
 
 
 @pytest.mark.unprepared
-def test_a_finished_daily_is_recapped_on_the_play_page_and_the_home_page(browser, server, settings) -> None:
+def test_a_finished_daily_is_recapped_on_the_play_page_and_the_home_page(browser, server) -> None:
     from games.engine import Game
 
-    # The test sends its daily's actions as fast as a script can: the pace screen (docs/dailies.md,
-    # "Fair play") would rightly hold the result, which is not what is looked at here.
-    settings.FAIR_PLAY_PACE_ACTIONS = settings.FAIR_PLAY_PACE_RUN = 10_000
     _todays_dailies()
     page = new_page(browser, server, has_touch=True)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

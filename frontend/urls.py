@@ -20,6 +20,7 @@ urlpatterns = [
     path("account/signup/", views.signup, name="signup"),
     path("account/signin/", views.signin, name="signin"),
     path("rules/<slug:game>/", views.rules, name="rules"),
+    path("fair-play/", views.fair_play, name="fair-play"),
     # The interface's strings for the ES modules, in the page's language.
     # Browsers and feed readers ask for /favicon.ico whatever the page links.
     path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True)),

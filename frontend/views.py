@@ -12,6 +12,7 @@ from functools import wraps
 from typing import Any
 from urllib.parse import quote
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -159,6 +160,11 @@ def room(request: HttpRequest, room_id: str) -> dict[str, Any]:
     except ServiceError:
         raise Missing(gettext("There is no such race room"), gettext("No such race room.")) from None
     return {"page": "room", "room_id": room_id}
+
+
+@page("frontend/fair_play.html")
+def fair_play(request: HttpRequest) -> dict[str, Any]:
+    return {"page": "fair-play", "contact": settings.FAIR_PLAY_CONTACT}
 
 
 @page("frontend/account.html")

@@ -190,6 +190,8 @@ class GameAction(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()  # 1-based position in the log
     token = models.CharField(max_length=16)
+    # When the server applied it (null: stored before it was kept); the pace of play (games.fair_play).
+    at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["session", "seq"], name="action_position_unique")]
@@ -299,3 +301,73 @@ class RoomMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room_id} {self.player_id}"
+
+
+class AttemptOrigin(models.Model):
+    """Where a daily attempt was started from, for the linked-accounts signal (games.fair_play): a
+    keyed hash of the browser's device cookie and one of the client's address, never either itself."""
+
+    session = models.OneToOneField(GameSession, primary_key=True, on_delete=models.CASCADE, related_name="origin")
+    daily = models.ForeignKey(Daily, on_delete=models.CASCADE, related_name="origins")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempt_origins")
+    device = models.CharField(max_length=64, blank=True, default="")  # "": no device cookie (a script)
+    address = models.CharField(max_length=64, blank=True, default="")
+    started_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["daily", "device"], name="origin_daily_device"),
+            models.Index(fields=["daily", "address"], name="origin_daily_address"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} {self.daily_id}"
+
+
+class FairPlayReview(models.Model):
+    """The fair-play signals of a ranked daily result, computed when its attempt ended, and what
+    became of it: clear (no signal crossed its line; on the boards), held (off the boards until a
+    member of staff decides), approved (then ranked), voided (never ranked)."""
+
+    class Status(models.TextChoices):
+        CLEAR = "clear"
+        HELD = "held", "under review"
+        APPROVED = "approved"
+        VOIDED = "voided"
+
+    result = models.OneToOneField(Result, primary_key=True, on_delete=models.CASCADE, related_name="fair_play")
+    signals = models.JSONField(default=dict)
+    reasons = models.JSONField(default=list)  # the signals that crossed their lines
+    status = models.CharField(max_length=8, choices=Status.choices)
+    note = models.TextField(blank=True, default="")  # a void's reason, as the player sees it
+    decided_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="fair_play_reviews_decided"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status"], name="fair_play_status")]
+
+    def __str__(self) -> str:
+        return f"result {self.result_id}: {self.status}"
+
+
+class FairPlayDecision(models.Model):
+    """Every staff decision on a held result, in the order taken: who, when, what and why."""
+
+    class Verdict(models.TextChoices):
+        APPROVE = "approve"
+        VOID = "void"
+
+    review = models.ForeignKey(FairPlayReview, on_delete=models.CASCADE, related_name="decisions")
+    verdict = models.CharField(max_length=8, choices=Verdict.choices)
+    reason = models.TextField(blank=True, default="")
+    staff = models.ForeignKey(Player, null=True, on_delete=models.SET_NULL, related_name="fair_play_decisions")
+    decided_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["decided_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.review_id} {self.verdict} by {self.staff_id}"

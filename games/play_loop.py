@@ -96,7 +96,7 @@ async def act(
         return Handoff(counted=True)
     if current.game.won:
         return Handoff(counted=True)  # this copy has the action applied: dropped, the stored log replays
-    after, values = play.next_row(current, action)
+    after, values = play.next_row(current, action, now=now)
     try:
         row = await group_commit.for_this_loop().fetchone(play.APPEND, values)
     except psycopg.Error as error:

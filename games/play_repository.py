@@ -13,6 +13,7 @@ the same statement on its event loop's own connection, in group commits (games/p
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import uuid
 from collections.abc import Mapping
 from operator import itemgetter
@@ -20,6 +21,7 @@ from typing import Any, TypedDict
 
 import orjson
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import live
@@ -42,8 +44,8 @@ WITH moved AS (
      WHERE id = %(id)s AND action_count = %(expected)s AND finished_at IS NULL
  RETURNING id, code_secret
 ), logged AS (
-    INSERT INTO {_ACTIONS} (session_id, seq, token)
-    SELECT id, %(count)s, %(token)s FROM moved
+    INSERT INTO {_ACTIONS} (session_id, seq, token, at)
+    SELECT id, %(count)s, %(token)s, %(at)s FROM moved
  RETURNING session_id
 )
 SELECT moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
@@ -57,17 +59,18 @@ SELECT moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
 _APPEND_MANY_POSTGRES = f"""
 WITH batch AS (
     SELECT * FROM json_to_recordset(%(writes)s::json)
-        AS b(id uuid, expected int, count int, token text, score int, moves int, progress int, won bool, undos int)
+        AS b(id uuid, expected int, count int, token text, score int, moves int, progress int, won bool, undos int,
+              at timestamptz)
 ), moved AS (
     UPDATE {_SESSIONS} AS s
        SET action_count = b.count, score = b.score, moves = b.moves, progress = b.progress, won = b.won,
            undos = b.undos
       FROM batch AS b
      WHERE s.id = b.id AND s.action_count = b.expected AND s.finished_at IS NULL
- RETURNING s.id, s.code_secret, b.count, b.token
+ RETURNING s.id, s.code_secret, b.count, b.token, b.at
 ), logged AS (
-    INSERT INTO {_ACTIONS} (session_id, seq, token)
-    SELECT id, count, token FROM moved
+    INSERT INTO {_ACTIONS} (session_id, seq, token, at)
+    SELECT id, count, token, at FROM moved
  RETURNING session_id
 )
 SELECT moved.id, moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
@@ -135,18 +138,19 @@ class AppendValues(TypedDict):
     progress: int
     won: bool
     undos: int
+    at: dt.datetime  # when the server applied it
 
 
-def append(current: LiveGame, action: Action) -> Appended | LogMovedOn:
-    """Store `action`, which `current.game` has just applied, as the next token of the log."""
-    after, values = next_row(current, action)
+def append(current: LiveGame, action: Action, *, now: dt.datetime | None = None) -> Appended | LogMovedOn:
+    """Store `action`, which `current.game` has just applied at `now`, as the next token of the log."""
+    after, values = next_row(current, action, now=now)
     code_secret = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
     return appended(after, current.game, code_secret)
 
 
-def next_row(current: LiveGame, action: Action) -> tuple[LiveSession, AppendValues]:
-    """The session once `action` (just applied by `current.game`) is stored, and the append's
-    parameters: the same for the statement here and for the group commit of the play socket."""
+def next_row(current: LiveGame, action: Action, *, now: dt.datetime | None = None) -> tuple[LiveSession, AppendValues]:
+    """The session once `action` (just applied by `current.game` at `now`) is stored, and the
+    append's parameters: the same for the statement here and for the group commit of the play socket."""
     session, game = current.session, current.game
     after = session.played(game, undo=isinstance(action, Undo))
     values: AppendValues = {
@@ -159,6 +163,7 @@ def next_row(current: LiveGame, action: Action) -> tuple[LiveSession, AppendValu
         "progress": after.progress,
         "won": after.won,
         "undos": after.undos,
+        "at": now or timezone.now(),
     }
     return after, values
 
@@ -192,5 +197,5 @@ def _append_atomic(values: AppendValues) -> bool | None:
         )
         if not changed:
             return None
-        GameAction.objects.create(session_id=values["id"], seq=values["count"], token=values["token"])
+        GameAction.objects.create(session_id=values["id"], seq=values["count"], token=values["token"], at=values["at"])
         return bool(GameSession.objects.filter(id=values["id"]).values_list("code_secret", flat=True).get())

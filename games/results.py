@@ -84,8 +84,11 @@ def store_verified(
     daily: Daily | None = None,
     session: GameSession | None = None,
     elapsed_ms: int | None = None,
+    under_review: bool = False,
 ) -> Result:
     """Store the verified `outcome` of `player` (a guest's ranks on no board) and announce it.
+    A result `under_review` (games.fair_play) is announced as such: nothing counts it until it is
+    approved.
 
     Joins the caller's transaction if there is one (a session's finish holds its row lock). A
     secret race's result is announced held back: it ranks when the race ends (games.rooms). Given a
@@ -101,6 +104,7 @@ def store_verified(
         daily=daily,
         session=session,
         elapsed_ms=elapsed_ms,
+        under_review=under_review,
     )
     return _stored(write)
 
@@ -155,6 +159,7 @@ class _Write:
         daily: Daily | None = None,
         session: GameSession | None = None,
         elapsed_ms: int | None = None,
+        under_review: bool = False,
     ) -> _Write:
         code = stored_code if isinstance(stored_code, GameCode) else None
         # Given a code, its row is made (or found) by the first statement: its id is set once known.
@@ -189,7 +194,7 @@ class _Write:
         if session is not None:
             result.session = session  # as a keyword would: the session's own result is this one
         held_back = bool(session is not None and session.code_secret)
-        event = verified.Event(kind="verified", result=result, held_back=held_back)
+        event = verified.Event(kind="verified", result=result, held_back=held_back, under_review=under_review)
         # One wrapper per process, not the per-context one: only the values are prepared with it.
         database = preparing_wrapper()
         # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games import rank_lookup
+from games import fair_play, rank_lookup
 from games.boards import clean_twin, parse_board
 from games.dailies import is_published, stored_dailies, utc_today
 from games.engine import DAILY_VARIANTS, Game, Undo, move_of
@@ -72,6 +72,8 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
         doc["cards_home"] = result.cards_home
     else:
         doc["sequences"] = result.sequences
+    if result.daily_id is not None:
+        doc["fair_play"] = fair_play.status_of(result, now=now)
     return doc
 
 
@@ -168,7 +170,9 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
 def _result_of(session_id: uuid.UUID) -> Result | None:
     """A finished session's verified result (with what its document reads)."""
     return (
-        Result.objects.select_related("player", "stored_code", "daily", "session").filter(session_id=session_id).first()
+        Result.objects.select_related("player", "stored_code", "daily", "session", "fair_play")
+        .filter(session_id=session_id)
+        .first()
     )
 
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import dailies, live, refusals, room_progress, rooms, secret_codes, session_pushes
+from games import dailies, fair_play, live, refusals, room_progress, rooms, secret_codes, session_pushes
 from games import play_repository as play
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
 from games.engine import BLANKS, MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
@@ -62,18 +62,20 @@ def start_session(
     in_room: bool = False,
     starts_at: dt.datetime | None = None,
     now: dt.datetime | None = None,
+    origin: fair_play.Origin | None = None,
 ) -> tuple[GameSession, bool]:
     """A refereed game on a code, a fresh deal of a variant, or today's daily.
 
     Returns (session, created): the open ranked daily asked for again is the
     same session, not a new one. A race's games start at `starts_at` (its
-    countdown): no action is taken before, and the clock runs from then.
+    countdown): no action is taken before, and the clock runs from then. A daily attempt keeps
+    `origin`, where it was started from (games.fair_play).
     """
     now = now or timezone.now()
     if sum(choice is not None for choice in (code, variant, daily)) != 1:
         raise BadRequest(gettext('Give exactly one of "code", "variant" or "daily".'))
     if daily is not None:
-        return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now)
+        return _start_daily(player=player, variant=parse_variant_or_refuse(daily), now=now, origin=origin)
     if code is not None:
         game_code = parse_code(code)
         if not code_secret:  # a secret race's own sessions are the one place its secret code is dealt
@@ -96,7 +98,9 @@ def start_session(
     return session, True
 
 
-def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[GameSession, bool]:
+def _start_daily(
+    *, player: Player, variant: str, now: dt.datetime, origin: fair_play.Origin | None = None
+) -> tuple[GameSession, bool]:
     if player.is_guest:
         # Today's daily is never published yet: a guest's look at it would be a free preview of the
         # deal they could then play ranked under a name.
@@ -120,13 +124,16 @@ def _start_daily(*, player: Player, variant: str, now: dt.datetime) -> tuple[Gam
         try:
             with transaction.atomic():
                 session = GameSession.objects.create(**fields, ranked=True, board=the_daily.board)
+                fair_play.record_origin(session=session, origin=origin)
             live.put(LiveSession.of(session), game)
             return session, True
         except IntegrityError:  # a concurrent request made the ranked attempt first
             existing = GameSession.objects.get(player=player, daily=the_daily, ranked=True)
             if not existing.finished:
                 return existing, False
-    session = GameSession.objects.create(**fields, ranked=False, board=None)
+    with transaction.atomic():
+        session = GameSession.objects.create(**fields, ranked=False, board=None)
+        fair_play.record_origin(session=session, origin=origin)
     live.put(LiveSession.of(session), game)
     return session, True
 
@@ -202,7 +209,7 @@ def _play(current: LiveGame, *, player: Player, token: str, at: int | None, now:
         raise
     if current.game.won:
         return _append_winning(player=player, current=current, action=action, now=now)
-    appended = play.append(current, action)
+    appended = play.append(current, action, now=now)
     if isinstance(appended, LogMovedOn):
         return None
     # The append was its own transaction, committed: the room and the game's other sockets hear of it now.
@@ -307,7 +314,7 @@ def _append_winning(*, player: Player, current: LiveGame, action: Action, now: d
         if (locked.action_count, locked.finished) != (current.session.action_count, False):
             return None
         position = locked.action_count + 1
-        GameAction.objects.create(session=locked, seq=position, token=str(action))
+        GameAction.objects.create(session=locked, seq=position, token=str(action), at=now)
         _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
         _finish_locked(locked, game, now=now)
         won = LiveGame(LiveSession.of(locked), game)
@@ -359,6 +366,13 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
     live_outcome = outcome_of(game, tokens)
     if not outcome.same_numbers(live_outcome):
         log.error("session %s: live play %s but replay %s", session.id, live_outcome, outcome)
+    screened = fair_play.screens(session) and not session.player.is_guest
+    signals: dict[str, Any] = {}
+    reasons: list[str] = []
+    if screened:
+        signals, reasons = fair_play.signals_of(
+            session=session, tokens=outcome.tokens, won=outcome.won, moves=outcome.moves, ended_at=now
+        )
     result = store_verified(
         player=session.player,
         outcome=outcome,
@@ -368,7 +382,10 @@ def _finish_locked(session: GameSession, game: Game, *, now: dt.datetime) -> Res
         session=session,
         elapsed_ms=max(0, int((now - session.started_at).total_seconds() * 1000)),
         finished_at=now,
+        under_review=bool(reasons),
     )
+    if screened:
+        fair_play.record_review(result=result, signals=signals, reasons=reasons)
     session.result = result
     return result
 

@@ -35,11 +35,25 @@ class Event:
     """`verified`: a result was just stored (once per result). `held_back`: it belongs to a secret
     race, so it must not be shown on a board yet (a board entry would answer questions about a
     deal whose code is secret). `revealed`: such a race has ended, and its result may be ranked now.
+    `under_review`: a daily result held by fair play (games.fair_play), counted nowhere yet;
+    `approved`: staff approved such a result, which now counts as a verified one would have (a
+    voided one is never announced again).
     """
 
-    kind: Literal["verified", "revealed"]
+    kind: Literal["verified", "revealed", "approved"]
     result: Result
     held_back: bool = False
+    under_review: bool = False
+
+    @property
+    def counts(self) -> bool:
+        """Whether this event adds the result to its player's statistics and streak."""
+        return (self.kind == "verified" and not self.under_review) or self.kind == "approved"
+
+    @property
+    def ranks(self) -> bool:
+        """Whether this event offers the result to its boards."""
+        return not (self.kind == "verified" and (self.held_back or self.under_review))
 
 
 @dataclass(frozen=True)

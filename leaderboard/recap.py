@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext
 
-from games import refusals
+from games import fair_play, refusals
 from games.boards import clean_twin, parse_board
 from games.dailies import utc_today
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
@@ -23,7 +23,7 @@ from games.models import Player, Result
 from games.variants import goal_of, variant_name
 from leaderboard import selectors
 from leaderboard.models import PlayerStats
-from leaderboard.stats import current_streak
+from leaderboard.stats import UNCOUNTED, current_streak
 from web.errors import BadRequest, NotFound
 
 CALENDAR_WEEKS = 5  # the calendar's rows: whole weeks, Monday first, the last one holding today
@@ -57,7 +57,7 @@ def daily_recap(*, player: Player, variant: object, date: dt.date | None, now: d
         raise NotFound(gettext("The dailies of %(date)s are not out yet.") % {"date": day.isoformat()})
     board = parse_board(f"daily:{day.isoformat()}:{chosen}")
     result = (
-        Result.objects.select_related("daily")
+        Result.objects.select_related("daily", "fair_play")
         .filter(player=player, board=board.id, daily__isnull=False)
         .order_by("finished_at")
         .first()
@@ -93,6 +93,7 @@ def daily_recap(*, player: Player, variant: object, date: dt.date | None, now: d
         "par": daily.par if published else None,
         "next_dailies_at": next_dailies_at(now).isoformat(),
         "streak": streak(player=player, variant=chosen, today=today),
+        "fair_play": fair_play.status_of(result, now=now),
     }
 
 
@@ -115,7 +116,9 @@ def streak(*, player: Player, variant: str, today: dt.date) -> dict[str, Any]:
     boards = {f"daily:{day.isoformat()}:{variant}": day for day in span}
     outcome: dict[dt.date, bool] = {}
     if boards:
-        rows = Result.objects.filter(player=player, board__in=list(boards), daily__isnull=False)
+        rows = Result.objects.filter(player=player, board__in=list(boards), daily__isnull=False).exclude(
+            fair_play__status__in=UNCOUNTED
+        )
         for board, won in rows.values_list("board", "won"):
             day = boards[str(board)]
             outcome[day] = outcome.get(day, False) or won

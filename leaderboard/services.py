@@ -26,24 +26,25 @@ from web.sockets.consumer import in_database_thread
 
 def _statements(event: verified.Event, new: verified.NewResult | None) -> list[verified.Statement]:
     """Inside the transaction that stores a verified result: count it once, and rank it on its
-    board unless it is held back (a secret race's: ranked when revealed). None of these needs an
+    board unless it is held back (a secret race's: ranked when revealed); a result under fair-play
+    review is neither, until it is approved. None of these needs an
     answer from another, so they go with the result's own INSERT (games.verified.Writer)."""
     result = event.result
-    statements: list[verified.Statement] = [stats.count_statement(result)] if event.kind == "verified" else []
+    statements: list[verified.Statement] = [stats.count_statement(result)] if event.counts else []
     return statements + standings.offer_statements(result=result, boards=_boards(event), new=new)
 
 
 def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
     """The rows of _statements, the result's pk set: a daily's streak, and each change announced."""
     rows = list(rows)
-    if event.kind == "verified":
+    if event.counts:
         stats.counted(result=event.result, row=rows.pop(0))
     _offered(result=event.result, boards=_boards(event), rows=rows)
 
 
 def _writes_more(event: verified.Event) -> bool:
     """Whether _wrote writes for this event: a ranked daily's result recounts the streak."""
-    return event.kind == "verified" and stats.recounts_streak(event.result)
+    return event.counts and stats.recounts_streak(event.result)
 
 
 # Subscribed in the app's ready().
@@ -51,7 +52,7 @@ on_verified = verified.Writer(statements=_statements, wrote=_wrote, writes_more=
 
 
 def _boards(event: verified.Event) -> list[str]:
-    return [] if event.kind == "verified" and event.held_back else _ranked_boards(event.result)
+    return _ranked_boards(event.result) if event.ranks else []
 
 
 def rank_result(*, result: Result) -> None:

@@ -9,10 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from games.models import Result
+from games.models import FairPlayReview, Result
 from leaderboard.models import PlayerStats
 
 _S = PlayerStats._meta.db_table
+# A daily result held for fair-play review counts nowhere until approved; a voided one never does.
+UNCOUNTED = (FairPlayReview.Status.HELD, FairPlayReview.Status.VOIDED)
 _INTO = (
     f"INSERT INTO {_S} (player_id, variant, games, wins, clean_wins, best_score, best_cards_home, best_moves,"
     " daily_streak, best_daily_streak)"
@@ -80,6 +82,7 @@ def recounts_streak(result: Result) -> bool:
 def _ranked_daily_dates(player_id: int, variant: str) -> list[dt.date]:
     dates = (
         Result.objects.filter(player_id=player_id, daily__variant=variant, board__startswith="daily:")
+        .exclude(fair_play__status__in=UNCOUNTED)
         .order_by("daily__date")
         .values_list("daily__date", flat=True)
         .distinct()

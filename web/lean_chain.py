@@ -32,6 +32,7 @@ SKIPPED = frozenset(
         "django.contrib.messages.middleware.MessageMiddleware",
         "web.middleware.ApiErrorMiddleware",
         "web.middleware.ServiceErrorMiddleware",
+        "web.middleware.DeviceCookieMiddleware",  # pages only
     }
 )
 REPLACED = {"django.middleware.common.CommonMiddleware": "web.middleware.ResolvedCommonMiddleware"}

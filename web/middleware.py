@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.common import CommonMiddleware
+from django.utils.cache import get_max_age
 from django.utils.translation import gettext, gettext_noop
 
 from web.errors import ServiceError, error_body
@@ -84,3 +86,39 @@ class ResolvedCommonMiddleware(CommonMiddleware):
 
     def should_redirect_with_slash(self, request: HttpRequest) -> bool:
         return False
+
+
+DEVICE_COOKIE_SECONDS = 2 * 365 * 24 * 3600
+DEVICE_BYTES = 24
+
+
+class DeviceCookieMiddleware:
+    """Give a browser that has none a long-lived device cookie on the pages it loads: random bytes
+    that name no player, sent back when it starts a daily attempt (games.fair_play keeps a keyed
+    hash of it, to see two accounts played from one browser). HttpOnly, SameSite=Lax, Secure where
+    the session cookie is. Never on an answer a shared cache may keep, nor under /api/ (a script
+    has no use for it)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        name = settings.FAIR_PLAY_DEVICE_COOKIE
+        if (
+            name in request.COOKIES
+            or request.path.startswith("/api/")
+            or not response.get("Content-Type", "").startswith("text/html")
+            or "public" in response.get("Cache-Control", "")
+            or (get_max_age(response) or 0) > 0
+        ):
+            return response
+        response.set_cookie(
+            name,
+            secrets.token_urlsafe(DEVICE_BYTES),
+            max_age=DEVICE_COOKIE_SECONDS,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )
+        return response

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import dailies, live, selectors, services, submissions, variants, why
+from games import dailies, fair_play, live, selectors, services, submissions, variants, why
 from games.api import documents
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
 from games.codes import MAX_CODE_CHARS
@@ -71,7 +71,10 @@ class SessionsView(APIView):
         choice = _valid(StartSessionSerializer, request)
         guests.limit_starts(request)
         session, created = guests.play_as(
-            request, lambda player: services.start_session(player=player, now=now, **choice)
+            request,
+            lambda player: services.start_session(
+                player=player, now=now, origin=fair_play.origin_of(request), **choice
+            ),
         )
         document = selectors.session_document(session, live.game_for(session), now=now)
         return Response(document, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

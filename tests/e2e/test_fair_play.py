@@ -112,3 +112,32 @@ def test_the_win_dialog_and_the_board_page_tell_clean_games_apart(browser, serve
         assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "heading", "review"),
+    [
+        ("en-US", "Fair play", "Asking for a review"),
+        ("fi-FI", "Reilu peli", "Tarkistuksen pyytäminen"),
+        ("hr-HR", "Poštena igra", "Traženje ponovne provjere"),
+    ],
+)
+def test_the_fair_play_page_is_linked_from_every_footer_in_each_language(
+    browser, server, locale: str, heading: str, review: str
+) -> None:
+    page = new_page(browser, server, locale=locale)
+    page.goto("/leaderboards/")
+    page.locator("footer").get_by_role("link", name=heading).click()
+    page.wait_for_url(re.compile(r"/fair-play/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    expect(page.get_by_role("heading", name=review)).to_be_visible()
+    expect(page.get_by_role("link", name="fairplay@league.example")).to_have_attribute(
+        "href", "mailto:fairplay@league.example"
+    )  # FAIR_PLAY_CONTACT's default
+    # What is screened is named in general terms: no line is published.
+    assert not re.search(r"\d+\s*ms|\d+\s*%", page.locator("main").inner_text())
+    shot(page, f"fair-play-{locale}")
+    page.set_viewport_size(PHONE)
+    shot(page, f"fair-play-{locale}-phone")
+    assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
+    page.context.close()

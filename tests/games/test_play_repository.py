@@ -113,7 +113,7 @@ def test_a_log_that_moves_on_under_both_tries_is_a_conflict(monkeypatch: pytest.
     session, _ = start_session(player=player, code=CODE)
     tries: list[int] = []
 
-    def moved_on(current: LiveGame, action: object) -> LogMovedOn:
+    def moved_on(current: LiveGame, action: object, **_: object) -> LogMovedOn:
         tries.append(current.session.action_count)
         return LogMovedOn()
 

@@ -41,10 +41,36 @@ export function renderRecap(recap, { countdown = true, facts = true } = {}) {
       el("li", { "data-recap-clean": "" }, recap.clean
         ? fmt(gettext("A clean game: rank %(rank)s on the clean board"), { rank: recap.clean_rank ?? "—" })
         : fmt(ngettext("Not clean: %(n)s undo", "Not clean: %(n)s undos", recap.undos), { n: recap.undos }))),
+    facts ? fairPlayNote(recap.fair_play) : null,
     el("p", { class: "recap-par", "data-recap-par": "" }, parText(recap)),
     countdown ? nextDailies(recap.next_dailies_at) : null,
     streakFigure(recap),
     shareBox(recap));
+}
+
+// Where a daily result stands (docs/dailies.md, "Fair play"): provisional until the day closes, then
+// final; under review while held off the boards; approved, or voided with the reason. An element,
+// with a link to the fair-play page when it was held; null for a result that is no daily's.
+export function fairPlayNote(fairPlay) {
+  if (!fairPlay) return null;
+  const link = () => el("a", { href: "/fair-play/" }, gettext("About fair play"));
+  switch (fairPlay.status) {
+    case "provisional":
+      return el("p", { class: "fair-play-note", "data-fair-play": "provisional" },
+        gettext("Provisional: the result becomes final when the day closes at 01:00 UTC."));
+    case "under_review":
+      return el("p", { class: "fair-play-note held", "data-fair-play": "under_review" },
+        gettext("Under review: this result is held off the leaderboards until a member of staff has looked at it."),
+        " ", link());
+    case "approved":
+      return el("p", { class: "fair-play-note", "data-fair-play": "approved" },
+        gettext("Approved after review: the result is on the leaderboards."));
+    case "voided":
+      return el("p", { class: "fair-play-note held", "data-fair-play": "voided" },
+        fmt(gettext("Voided after review: %(reason)s"), { reason: fairPlay.reason || "" }), " ", link());
+    default:
+      return null;  // final: nothing more to say
+  }
 }
 
 // "Won in 99 moves, 3:12"

@@ -19,7 +19,7 @@ import { variantLabel } from "../variants.js";
 import { RacePanel, countdown } from "../race.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
 import { duration, toast } from "../ui.js";
-import { showRecap } from "../recap.js";
+import { fairPlayNote, showRecap } from "../recap.js";
 
 const root = document.querySelector("[data-play]");
 const id = root.dataset.session;
@@ -439,8 +439,9 @@ function showResult() {
     rankLine.textContent = gettext("Your verified result joins this deal's leaderboard when the race is over.");
     link.hidden = true;
   } else if (boardId) {
+    const held = r.fair_play && ["under_review", "voided"].includes(r.fair_play.status);
     rankLine.textContent = r.rank ? fmt(gettext("Your rank on this deal's leaderboard: %(rank)s"), { rank: r.rank })
-      : gettext("Your result is on the leaderboard.");
+      : held ? gettext("Your result is not on the leaderboard.") : gettext("Your result is on the leaderboard.");
     link.href = `/leaderboards/${encodeURIComponent(boardId)}/`;
     link.hidden = false;
     if (r.clean_board) {
@@ -456,6 +457,8 @@ function showResult() {
       : gettext("Guests appear on no leaderboard. Sign up to rank your next games.");
     link.hidden = true;
   }
+  const note = fairPlayNote(r.fair_play);
+  resultDialog.querySelector("[data-result-fair-play]").replaceChildren(...(note ? [note] : []));
   resultDialog.querySelector("[data-result-again]").hidden = !canRestart();
   // A daily's ranked attempt: its recap (par, next dailies, streak, Share) under the result.
   const recapBox = resultDialog.querySelector("[data-recap]");

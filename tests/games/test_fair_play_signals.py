@@ -55,6 +55,19 @@ def test_pace_crosses_its_line_on_a_sustained_machine_pace_only() -> None:
     assert burst["median_ms"] == HUMAN_MS and fair_play.too_fast(burst)
 
 
+def test_pace_holds_a_script_driving_the_page_and_not_the_fastest_person() -> None:
+    """The lines sit outside a person's play (bench/README.md, "Fair play"): a script acting the
+    moment the page shows each answer holds a median gap near 150 ms and is held; the quickest
+    deliberate clicks of a person (a quarter of a second and more) are not."""
+    page_floor = fair_play.pace(_times([140, 150, 90, 160, 130] * 8))
+    assert page_floor["median_ms"] == 140 and fair_play.too_fast(page_floor)
+    quickest_person = fair_play.pace(_times([260, 300, 420, 280, 350] * 8))
+    assert not fair_play.too_fast(quickest_person)
+    # A long run of double-click-fast actions, each under the run line, even amid slow play.
+    run = fair_play.pace(_times([HUMAN_MS] * 60 + [120] * 30))
+    assert run["median_ms"] == HUMAN_MS and fair_play.too_fast(run)
+
+
 def test_clairvoyance_measures_how_much_of_the_par_line_a_log_follows_in_order() -> None:
     par = " ".join(LOG)
     assert fair_play.clairvoyance(LOG, par) == {"par_tokens": len(LOG), "prefix": len(LOG), "share": 1.0}

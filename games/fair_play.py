@@ -164,7 +164,7 @@ def signals_of(
     stamps = GameAction.objects.filter(session=session, at__isnull=False).order_by("seq").values_list("at", flat=True)
     times = [at for at in stamps if at is not None]
     games_before = Result.objects.filter(player_id=session.player_id, finished_at__lt=session.started_at).count()
-    signals = {
+    signals: dict[str, Any] = {
         "linked": linked_accounts(session=session, ended_at=ended_at),
         "pace": pace(times),
         "clairvoyance": clairvoyance(tokens, daily.par_line),

@@ -9,6 +9,9 @@ The signals, each explainable on its own:
 - pace: actions faster than a person plays (the server's time of each action);
 - clairvoyance: how much of the solver's par line, a line that needs the hidden cards to find, the
   log follows in order; a copy of the par line is the plainest case;
+- a near-par win: a won log hardly longer than the par line, a line found with every card known
+  (a line of one's own, found by a solver on a scouted deal, is as short as par; a player who
+  sees only the face-up cards wins in far more moves);
 - account age and history at the time of the attempt (a new account that wins within par at once).
 
 Nothing here reads the leaderboard: a held result is announced to it only once approved
@@ -161,10 +164,11 @@ def signals_of(
     stamps = GameAction.objects.filter(session=session, at__isnull=False).order_by("seq").values_list("at", flat=True)
     times = [at for at in stamps if at is not None]
     games_before = Result.objects.filter(player_id=session.player_id, finished_at__lt=session.started_at).count()
-    signals = {
+    signals: dict[str, Any] = {
         "linked": linked_accounts(session=session, ended_at=ended_at),
         "pace": pace(times),
         "clairvoyance": clairvoyance(tokens, daily.par_line),
+        "moves_to_par": round(moves / daily.par, 3) if won and daily.par else None,
         "account": account(player=session.player, at=session.started_at, result_ids_before=games_before),
     }
     reasons = []
@@ -183,6 +187,8 @@ def signals_of(
     )
     if new and won and daily.par is not None and moves <= daily.par:
         reasons.append("new_account_at_par")
+    if won and daily.par and moves <= daily.par * settings.FAIR_PLAY_NEAR_PAR:
+        reasons.append("near_par")
     return signals, reasons
 
 

@@ -144,3 +144,10 @@ def test_a_login_burst_beyond_the_cap_gets_429s_and_no_5xx() -> None:
     answers = ast.literal_eval(out.split("burst answers by status: ")[1].splitlines()[0])
     assert answers.get(429) and all(status in (200, 429) for status in answers), answers
     assert "others during the bursts: count" in out
+
+
+def test_fair_play_screen_on_simulated_days() -> None:
+    out = run("fairplay.py", "--days", "1", "--honest", "2", "--budget", "2")
+    assert "honest players won" in out and "kind           results  flagged" in out
+    for kind in ("honest", "par_fast", "own_fast", "spread", "par_human", "par_elsewhere", "own_elsewhere"):
+        assert f"\n{kind:14} " in out, kind

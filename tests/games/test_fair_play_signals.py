@@ -55,6 +55,19 @@ def test_pace_crosses_its_line_on_a_sustained_machine_pace_only() -> None:
     assert burst["median_ms"] == HUMAN_MS and fair_play.too_fast(burst)
 
 
+def test_pace_holds_a_script_driving_the_page_and_not_the_fastest_person() -> None:
+    """The lines sit outside a person's play (bench/README.md, "Fair play"): a script acting the
+    moment the page shows each answer holds a median gap near 150 ms and is held; the quickest
+    deliberate clicks of a person (a quarter of a second and more) are not."""
+    page_floor = fair_play.pace(_times([140, 150, 90, 160, 130] * 8))
+    assert page_floor["median_ms"] == 140 and fair_play.too_fast(page_floor)
+    quickest_person = fair_play.pace(_times([260, 300, 420, 280, 350] * 8))
+    assert not fair_play.too_fast(quickest_person)
+    # A long run of double-click-fast actions, each under the run line, even amid slow play.
+    run = fair_play.pace(_times([HUMAN_MS] * 60 + [120] * 30))
+    assert run["median_ms"] == HUMAN_MS and fair_play.too_fast(run)
+
+
 def test_clairvoyance_measures_how_much_of_the_par_line_a_log_follows_in_order() -> None:
     par = " ".join(LOG)
     assert fair_play.clairvoyance(LOG, par) == {"par_tokens": len(LOG), "prefix": len(LOG), "share": 1.0}
@@ -161,11 +174,13 @@ def test_a_copy_of_the_par_line_is_flagged_and_a_log_of_ones_own_is_not(daily: D
     assert own.fair_play.signals["clairvoyance"]["share"] < 0.5  # type: ignore[attr-defined]
 
 
-def test_a_new_account_that_wins_within_par_is_held_an_established_one_is_not(daily: Daily) -> None:
+def test_a_new_account_that_wins_within_par_is_held_an_established_one_is_not(daily: Daily, settings) -> None:  # type: ignore[no-untyped-def]
     daily.par = 200  # the log's moves are within it
     daily.save(update_fields=["par"])
+    settings.FAIR_PLAY_NEAR_PAR = 0.4  # this test looks at the account alone
     fresh = _attempt("newcomer", device="dev-newcomer-00000000", address="198.51.100.20")
     assert fresh.fair_play.reasons == ["new_account_at_par"]  # type: ignore[attr-defined]
+    assert fresh.fair_play.signals["moves_to_par"] == round(len(LOG) / 200, 3)  # type: ignore[attr-defined]
     veteran = make_player("veteran")
     Player.objects.filter(pk=veteran.pk).update(date_joined=timezone.now() - dt.timedelta(days=90))
     veteran.refresh_from_db()
@@ -173,6 +188,27 @@ def test_a_new_account_that_wins_within_par_is_held_an_established_one_is_not(da
     result = _play(veteran, session, LOG, gap_ms=HUMAN_MS)
     assert result.fair_play.reasons == []  # type: ignore[attr-defined]
     assert result.fair_play.signals["account"]["age_days"] >= 90  # type: ignore[attr-defined]
+
+
+def test_a_win_hardly_longer_than_par_is_held_whatever_the_account(daily: Daily) -> None:
+    """A line found with every card known is as short as the solver's par; a player who sees only
+    the face-up cards wins in far more moves (bench/fairplay.py: a visible-information player's
+    wins took 1.3 to 6 times par, a solver's line on the scouted deal 0.9 to 1.2)."""
+    veteran = make_player("veteran")
+    Player.objects.filter(pk=veteran.pk).update(date_joined=timezone.now() - dt.timedelta(days=90))
+    veteran.refresh_from_db()
+    daily.par = round(len(LOG) / 1.2)  # the log is 1.2 times par
+    daily.save(update_fields=["par"])
+    session = _start(_browser(veteran, device="dev-veteran-000000000", address="198.51.100.21"))
+    result = _play(veteran, session, LOG, gap_ms=HUMAN_MS)
+    assert result.fair_play.reasons == ["near_par"]  # type: ignore[attr-defined]
+    daily.par = round(len(LOG) / 1.5)  # a person's long way round
+    daily.save(update_fields=["par"])
+    other = make_player("wanderer")
+    Player.objects.filter(pk=other.pk).update(date_joined=timezone.now() - dt.timedelta(days=90))
+    other.refresh_from_db()
+    session = _start(_browser(other, device="dev-wanderer-00000000", address="198.51.100.22"))
+    assert _play(other, session, LOG, gap_ms=HUMAN_MS).fair_play.reasons == []  # type: ignore[attr-defined]
 
 
 def test_a_second_account_from_the_same_device_or_address_is_linked(daily: Daily) -> None:

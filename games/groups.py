@@ -90,6 +90,19 @@ async def watched_on_loop(group: str) -> bool:
         return True
 
 
+async def other_processes_on_loop(group: str, *, here: bool) -> bool:
+    """Whether a process other than this one is in `group` (`here`: this one is): each process's hub
+    is one member of the group. Any doubt (another layer, Redis failing) answers True."""
+    asked = watch_key(group)
+    if isinstance(asked, bool):
+        return asked and not isinstance(get_channel_layer(), InMemoryChannelLayer)  # in memory: one process
+    address, key = asked
+    try:
+        return int(await on_this_loop(address).execute("ZCARD", key)) > (1 if here else 0)
+    except (redis.RedisError, OSError, ValueError):
+        return True
+
+
 def watch_key(group: str) -> bool | tuple[str, bytes]:
     """The Redis address and key whose existence says whether `group` has members, or the answer itself."""
     layer = get_channel_layer()

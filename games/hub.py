@@ -152,6 +152,12 @@ def hub_for(layer: Any) -> Hub:
     return hub
 
 
+def members_here(group: str) -> int:
+    """How many of this event loop's sockets are in `group`."""
+    hub = _hubs.get(asyncio.get_running_loop())
+    return 0 if hub is None else len(hub.members.get(group, ()))
+
+
 def live_here() -> bool:
     """False while this event loop's hub finds the layer away: a push from here would fail too."""
     hub = _hubs.get(asyncio.get_running_loop())

@@ -70,6 +70,13 @@ def _spawn(group: str, message: dict[str, Any], ask_first: bool) -> None:
 async def _send(group: str, message: dict[str, Any], *, ask_first: bool) -> None:
     if not hub.live_here():
         return  # the layer is away: each action's push would fail; the sockets re-read when it is back
-    # Most games over HTTP (scripts) have no socket open: one EXISTS spares the push's two round trips.
-    if not ask_first or await groups.watched_on_loop(group):
+    if ask_first:
+        # Most games over HTTP (scripts) have no socket open: one EXISTS spares the push's two round trips.
+        if await groups.watched_on_loop(group):
+            await groups.send_on_loop(group, message)
+        return
+    # The mover's own socket is in the group: most games are open in one tab, and a push nobody else
+    # hears costs a send and its delivery back to this process (more than the action itself).
+    here = hub.members_here(group)
+    if here > 1 or await groups.other_processes_on_loop(group, here=here > 0):
         await groups.send_on_loop(group, message)

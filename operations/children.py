@@ -51,6 +51,21 @@ def ended(code: int) -> str:
     return f"exited (status {code})"
 
 
+def stop_on_signals() -> None:
+    """SIGTERM or SIGINT (Ctrl-C) raise KeyboardInterrupt in the foreground process, once: it then
+    stops what it started in order, and a second signal meanwhile does not cut that short."""
+    stopping = False
+
+    def stop(signum: int, _frame: object) -> None:
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+
 def say(line: str) -> None:
     print(line, flush=True)
 

@@ -29,7 +29,7 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from operations.children import ROOT, Child, Supervised, closer_command, die_with_parent, say
+from operations.children import ROOT, Child, Supervised, closer_command, die_with_parent, say, stop_on_signals
 
 TEMPLATE = ROOT / "deploy" / "nginx" / "league.conf.template"
 MAIN_CONF = ROOT / "deploy" / "nginx" / "nginx.conf"
@@ -257,16 +257,7 @@ def main() -> int:
     _prepare(env)
     ports = list(range(args.first_worker_port, args.first_worker_port + args.workers))
     cluster = Cluster(worker_ports=ports, listen_port=args.port, env=env, closer=True)
-    stopping = False
-
-    def stop(signum: int, _frame: object) -> None:
-        nonlocal stopping
-        if not stopping:
-            stopping = True
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    stop_on_signals()
     try:
         cluster.start()
         print(

@@ -15,7 +15,7 @@ import signal
 import sys
 import time
 
-from operations.children import Child, Supervised, closer_command, ended, say
+from operations.children import Child, Supervised, closer_command, ended, say, stop_on_signals
 
 # The worker's own drain is DRAIN_SECONDS; this is how long it is given before it is killed.
 STOP_GRACE_SECONDS = 30.0
@@ -35,16 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     worker = Child("worker", worker_command(arguments), env, None)
     closer = Supervised("closer", closer_command(), env, None, tell=tell)
-    stopping = False
-
-    def stop(signum: int, _frame: object) -> None:
-        nonlocal stopping
-        if not stopping:
-            stopping = True
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    stop_on_signals()
     try:
         worker.start()
         closer.start()

@@ -138,3 +138,22 @@ def prepared_dailies(request: pytest.FixtureRequest) -> list[Any]:
     marker = request.node.get_closest_marker("django_db")
     request.getfixturevalue("transactional_db" if marker and marker.kwargs.get("transaction") else "db")
     return store_unsettled_dailies(utc_today(timezone.now()))
+
+
+@pytest.fixture
+def private_redis() -> Iterator[Any]:
+    """A Redis server of the test's own, as the channel layer: a test may stop and start it."""
+    from django.test import override_settings
+
+    from tests.reliability.procs import PrivateRedis
+
+    server = PrivateRedis()
+    server.start()
+    layers = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [server.url]}}}
+    try:
+        with override_settings(REDIS_URL=server.url, CHANNEL_LAYERS=layers):
+            channel_layers.backends.clear()
+            yield server
+    finally:
+        channel_layers.backends.clear()
+        server.close()

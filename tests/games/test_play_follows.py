@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.db import connections
-from django.test import override_settings
 
 from games.models import Player
 from games.services import apply_action, start_session
@@ -153,20 +150,6 @@ async def test_a_racers_table_follows_the_race_played_in_another_tab(player: Pla
     assert seen_by_player(there) == seen_by_player(here) and there["code"] is None
     for socket in (first, second):
         await socket.disconnect()
-
-
-@pytest.fixture
-def private_redis() -> Iterator[PrivateRedis]:
-    server = PrivateRedis()
-    server.start()
-    layers = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [server.url]}}}
-    try:
-        with override_settings(REDIS_URL=server.url, CHANNEL_LAYERS=layers):
-            channel_layers.backends.clear()
-            yield server
-    finally:
-        channel_layers.backends.clear()
-        server.close()
 
 
 async def test_a_socket_plays_on_while_redis_is_away_and_catches_up_when_it_is_back(

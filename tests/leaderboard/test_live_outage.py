@@ -7,15 +7,12 @@ channel layer and the rank index both point at it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.test import override_settings
 
 from config.routing import websocket_urlpatterns
 from games import hub, rooms
@@ -28,20 +25,6 @@ LOG = vector_log(RUSSIAN_WIN)
 WAIT = 10  # seconds: Redis restarts, the hub retries every second
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("socket_cleanup")]
-
-
-@pytest.fixture
-def private_redis() -> Iterator[PrivateRedis]:
-    server = PrivateRedis()
-    server.start()
-    layers = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [server.url]}}}
-    try:
-        with override_settings(REDIS_URL=server.url, CHANNEL_LAYERS=layers):
-            channel_layers.backends.clear()
-            yield server
-    finally:
-        channel_layers.backends.clear()
-        server.close()
 
 
 async def _open(path: str, user: Any = None) -> WebsocketCommunicator:

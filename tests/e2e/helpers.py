@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 VECTORS = Path(__file__).resolve().parents[1] / "engine" / "vectors" / "replays.json"
@@ -13,6 +14,16 @@ def winning_log(code: str) -> list[str]:
         if case["code"] == code and case["expect"]["state"] and case["expect"]["state"]["won"]:
             return list(case["moves"])
     raise LookupError(code)
+
+
+def sign_up(page, server: str, name: str, *, password: str = "a long pass phrase 7", goto: bool = True) -> None:
+    """Sign up through the form (on the sign-up page already if not `goto`), in English or Finnish."""
+    if goto:
+        page.goto("/account/signup/")
+    page.get_by_label(re.compile("Name|Nimi")).fill(name)
+    page.get_by_label(re.compile("Password|Salasana")).fill(password)
+    page.locator("form[data-auth] button[type=submit]").click()
+    page.wait_for_url(server + "/")
 
 
 def csrf(page) -> str:

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.e2e import axe
 from tests.e2e.conftest import PHONE, keep, new_page
-from tests.e2e.helpers import api_post, start, winning_log
+from tests.e2e.helpers import api_post, sign_up, start, winning_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -80,11 +80,7 @@ def test_a_finished_daily_is_recapped_on_the_play_page_and_the_home_page(browser
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     failures = _watch_failures(page)
     try:
-        page.goto("/account/signup/")
-        page.get_by_label("Name").fill("recapper")
-        page.get_by_label("Password").fill("a long pass phrase 4")
-        page.get_by_role("button", name="Sign up").click()
-        page.wait_for_url(server + "/")
+        sign_up(page, server, "recapper", password="a long pass phrase 4")
         won_before, lost_before = _past_days("recapper")
         free = start(page, code="SP1-S2C-AAAAAAD")
         api_post(page, f"/api/sessions/{free['id']}/actions", {"action": "D"})
@@ -190,11 +186,7 @@ def _no_axe_violation(browser, server: str, storage: dict, session_id: str) -> N
 def test_an_unfinished_daily_is_offered_to_continue_without_its_code(page, server) -> None:
     _todays_dailies()
     failures = _watch_failures(page)
-    page.goto("/account/signup/")
-    page.get_by_label("Name").fill("leaver")
-    page.get_by_label("Password").fill("a long pass phrase 5")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(server + "/")
+    sign_up(page, server, "leaver", password="a long pass phrase 5")
     daily = start(page, daily="SD1-S2")
     page.goto("/")
     go_on = page.locator("[data-continue] [data-continue-list] a")

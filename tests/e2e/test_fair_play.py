@@ -10,18 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, new_page, shot
-from tests.e2e.helpers import api_post, open_play, start, winning_log
+from tests.e2e.helpers import api_post, open_play, sign_up, start, winning_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 CODE = "SD1-S1-HJSZOZN"  # its winning log has undos
-
-
-def _sign_up(page, server: str, name: str) -> None:
-    page.get_by_label("Name").fill(name)
-    page.get_by_label("Password").fill("a long pass phrase 9")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url(server + "/")
 
 
 def test_a_guest_is_offered_sign_up_for_the_dailies_and_plays_them_after(page, server) -> None:
@@ -34,7 +27,7 @@ def test_a_guest_is_offered_sign_up_for_the_dailies_and_plays_them_after(page, s
     shot(page, "home-guest-dailies")
     offers.first.click()
     page.wait_for_url(re.compile(r"/account/signup/\?next=/$"))
-    _sign_up(page, server, "daily_fan")
+    sign_up(page, server, "daily_fan", password="a long pass phrase 9", goto=False)
     expect(page.get_by_role("button", name=re.compile("^Play: "))).to_have_count(7)
     page.get_by_role("button", name=re.compile("^Play: Spider · 1 suit")).click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]+/$"))
@@ -65,8 +58,7 @@ def test_a_long_code_and_a_bad_one_in_the_home_pages_code_entry(page) -> None:
 def test_the_win_dialog_and_the_board_page_tell_clean_games_apart(browser, server) -> None:
     page = new_page(browser, server)
     try:
-        page.goto("/account/signup/")
-        _sign_up(page, server, "undoer")
+        sign_up(page, server, "undoer", password="a long pass phrase 9")
         log = winning_log(CODE)
         first_undo = [token.upper() for token in log].index("U")
         won = start(page, code=CODE)

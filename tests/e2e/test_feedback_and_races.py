@@ -10,19 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, keep, new_page, shot
-from tests.e2e.helpers import api_get, api_post, card, drag, moves_shown, open_play, start
+from tests.e2e.helpers import api_get, api_post, card, drag, moves_shown, open_play, sign_up, start
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MIXED_FI = "Klassisessa Spiderissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
-
-
-def _sign_up(page, server: str, name: str) -> None:
-    page.goto("/account/signup/")
-    page.get_by_label(re.compile("Name|Nimi")).fill(name)
-    page.get_by_label(re.compile("Password|Salasana")).fill("a long pass phrase 7")
-    page.locator("form[data-auth] button[type=submit]").click()
-    page.wait_for_url(server + "/")
 
 
 def test_a_group_that_cannot_be_lifted_says_the_rule_in_finnish_and_nothing_moves(browser, server) -> None:
@@ -86,8 +78,8 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
     host = new_page(browser, server, viewport=DESKTOP)
     racer = new_page(browser, server, viewport=PHONE, has_touch=True)
     try:
-        _sign_up(host, server, "race_host")
-        _sign_up(racer, server, "race_guest")
+        sign_up(host, server, "race_host")
+        sign_up(racer, server, "race_guest")
         room = api_post(host, "/api/rooms", {"variant": "SD1-S1"})
         racer.goto(f"/rooms/{room['id']}/")
         racer.get_by_role("button", name="Join the race").click()

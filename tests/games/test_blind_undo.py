@@ -30,29 +30,17 @@ def _act(browser: Client, session_id: str, token: str):  # type: ignore[no-untyp
     return browser.post(f"/api/sessions/{session_id}/actions", {"action": token}, content_type="application/json")
 
 
-def _quiet_move(code: str, log: list[str]) -> str:
-    """A move after `log` whose undo hides nothing: it turns no card face up."""
+def _move(code: str, log: list[str], *, revealing: bool) -> str:
+    """A move after `log` that turns a card face up (`revealing`), or one whose undo hides nothing."""
     game = Game.from_code(code)
     game.run(log)
     for action in game.legal_actions():
         if isinstance(action, Move):
             probe = game.copy()
             probe.push(action)
-            if not probe.last_action_revealed:
+            if probe.last_action_revealed == revealing:
                 return str(action)
-    raise AssertionError("no quiet move in this position")
-
-
-def _revealing_move(code: str, log: list[str]) -> str:
-    game = Game.from_code(code)
-    game.run(log)
-    for action in game.legal_actions():
-        if isinstance(action, Move):
-            probe = game.copy()
-            probe.push(action)
-            if probe.last_action_revealed:
-                return str(action)
-    raise AssertionError("no revealing move in this position")
+    raise AssertionError(f"no {'revealing' if revealing else 'quiet'} move in this position")
 
 
 @pytest.mark.usefixtures("prepared_dailies")
@@ -72,14 +60,14 @@ def test_a_daily_attempt_cannot_undo_a_deal_or_a_turned_card_but_undoes_the_rest
     assert error["index"] == 2 and error["token"] == "U"
     assert list(GameAction.objects.filter(session=session).values_list("token", flat=True)) == ["D"]
 
-    quiet = _quiet_move(code, ["D"])
+    quiet = _move(code, ["D"], revealing=False)
     moved = _act(browser, started["id"], quiet).json()
     assert "U" in moved["legal"]  # this undo hides nothing
     undone = _act(browser, started["id"], "U")
     assert undone.status_code == 200 and undone.json()["undos"] == 1
     assert "U" not in undone.json()["legal"]  # back to the deal, which stays
 
-    revealing = _revealing_move(code, ["D", quiet, "U"])
+    revealing = _move(code, ["D", quiet, "U"], revealing=True)
     assert _act(browser, started["id"], revealing).status_code == 200
     assert _act(browser, started["id"], "u").status_code == 409  # any spelling of an undo
     assert GameAction.objects.filter(session=session).count() == 4

@@ -39,6 +39,11 @@ def clean_twin(board: str) -> str:
     return board + CLEAN
 
 
+def daily_board_id(date: dt.date, variant: str) -> str:
+    """The board of the daily of `date` and `variant`: ``daily:2026-11-30:SP1-S4C``."""
+    return f"daily:{date.isoformat()}:{variant}"
+
+
 def parse_board(text: object, *, today: dt.date | None = None) -> Board:
     """The board named by `text` (any letter case); BadRequest naming what is wrong.
 
@@ -92,4 +97,4 @@ def _daily(rest: str, today: dt.date | None) -> Board:
         )
     if today is not None and date > today:
         raise NotFound(gettext("The dailies of %(date)s are not out yet.") % {"date": date.isoformat()})
-    return Board(id=f"daily:{date.isoformat()}:{variant}", variant=variant, date=date)
+    return Board(id=daily_board_id(date, variant), variant=variant, date=date)

@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
 
+from games.boards import daily_board_id
 from games.players.names import name_key
 
 # Guests get a name no player can choose (player names never contain "~").
@@ -93,7 +94,7 @@ class Daily(models.Model):
 
     @property
     def board(self) -> str:
-        return f"daily:{self.date.isoformat()}:{self.variant}"
+        return daily_board_id(self.date, self.variant)
 
     @property
     def closes_at(self) -> dt.datetime:

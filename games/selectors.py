@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games import fair_play, rank_lookup
-from games.boards import clean_twin, parse_board
+from games.boards import clean_twin, daily_board_id, parse_board
 from games.dailies import is_published, stored_dailies, utc_today
 from games.engine import DAILY_VARIANTS, Game, Undo, move_of
 from games.live import LiveSession
@@ -238,7 +238,7 @@ def _certification(daily: Daily, *, tried: bool) -> str:
 
 
 def _preparing_entry(date: dt.date, variant: str) -> dict[str, Any]:
-    board = f"daily:{date.isoformat()}:{variant}"
+    board = daily_board_id(date, variant)
     return {
         "variant": variant,
         "board": board,

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count, Min, Q
 from django.utils.translation import gettext
 
+from games.boards import daily_board_id
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
 from games.models import Daily
 from games.variants import goal_of
@@ -52,7 +53,7 @@ def daily_archive(*, today: dt.date, before: dt.date | None, variant: object = N
     more = len(dates) > ARCHIVE_DAYS
     dates = dates[:ARCHIVE_DAYS]
     rows = dailies.filter(date__in=dates).values_list("date", "variant")
-    boards = {f"daily:{date.isoformat()}:{v}": (date, v) for date, v in rows}
+    boards = {daily_board_id(date, v): (date, v) for date, v in rows}
     counted = {
         row["board"]: row
         for row in BoardEntry.objects.filter(board__in=list(boards))

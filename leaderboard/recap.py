@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 
 from games import fair_play, refusals
-from games.boards import clean_twin, parse_board
+from games.boards import clean_twin, daily_board_id, parse_board
 from games.dailies import utc_today
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
 from games.models import Player, Result
@@ -55,7 +55,7 @@ def daily_recap(*, player: Player, variant: object, date: dt.date | None, now: d
     day = date if date is not None else today
     if day > today:
         raise NotFound(gettext("The dailies of %(date)s are not out yet.") % {"date": day.isoformat()})
-    board = parse_board(f"daily:{day.isoformat()}:{chosen}")
+    board = parse_board(daily_board_id(day, chosen))
     result = (
         Result.objects.select_related("daily", "fair_play")
         .filter(player=player, board=board.id, daily__isnull=False)
@@ -113,7 +113,7 @@ def streak(*, player: Player, variant: str, today: dt.date) -> dict[str, Any]:
     ranked result won), played (it did not), missed (none), or open (today, not finished yet)."""
     first = max(calendar_start(today), player.date_joined.astimezone(dt.UTC).date(), settings.DAILIES_START)
     span = [first + dt.timedelta(days=n) for n in range((today - first).days + 1)]
-    boards = {f"daily:{day.isoformat()}:{variant}": day for day in span}
+    boards = {daily_board_id(day, variant): day for day in span}
     outcome: dict[dt.date, bool] = {}
     if boards:
         rows = Result.objects.filter(player=player, board__in=list(boards), daily__isnull=False).exclude(

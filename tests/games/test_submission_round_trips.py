@@ -1,5 +1,5 @@
-"""A batch submission's cost in statements, so that it cannot silently grow again (bench/README.md,
-"The one write of a verified result"): c9a0db3 stored a submission by one statement."""
+"""A batch submission's cost in statements, so that it cannot silently grow again (its throughput:
+bench/README.md, "submissions")."""
 
 from __future__ import annotations
 

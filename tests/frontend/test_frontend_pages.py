@@ -96,6 +96,34 @@ def test_unknown_rules_page_is_404() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
+    ("accept", "heading", "button"),
+    [
+        ("fi", "Tällaista sivua ei ole", "Pelaa uusi peli"),
+        ("hr", "Takva stranica ne postoji", "Igraj novu partiju"),
+        ("en", "There is no such page", "Play a new game"),
+    ],
+)
+@pytest.mark.parametrize("path", ["/no-such-page/", "/rules/klondike/"])
+def test_an_address_no_page_answers_is_the_leagues_404_in_the_visitors_language(
+    path: str, accept: str, heading: str, button: str
+) -> None:
+    response = Client().get(path, HTTP_ACCEPT_LANGUAGE=accept)
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert f"<h1>{heading}</h1>" in html and button in html
+    assert "Not Found" not in html and "The requested resource" not in html  # Django's own English page
+
+
+@pytest.mark.django_db
+def test_the_404_page_shows_who_is_signed_in(player: Player) -> None:
+    client = Client()
+    client.force_login(player)
+    html = client.get("/no-such-page/").content.decode()
+    assert f'href="/players/{player.username}/"' in html and "Sign up" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
     ("accept", "words"),
     [
         ("fi-FI,fi;q=0.9", ["Uusi jako", "Helppo", "Keskitaso", "Vaikea", "Klassinen", "Helpotettu"]),
@@ -112,7 +140,7 @@ def test_language_from_the_browser(accept: str, words: list[str]) -> None:
 @pytest.mark.django_db
 def test_russian_rule_names_in_finnish() -> None:
     html = Client().get("/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
-    assert "Sama väri" in html and "Sekoitetut värit" in html
+    assert "Sama maa" in html and "Sekalaiset maat" in html
 
 
 @pytest.mark.django_db
@@ -122,7 +150,7 @@ def test_language_switch_sticks() -> None:
     response = client.post("/i18n/setlang/", {"language": "hr", "next": "/rules/spider/"})
     assert response.status_code == 302
     html = client.get("/rules/spider/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Kako se igra Spider" in html
+    assert "Kako se igra Pauk" in html
 
 
 @pytest.mark.django_db

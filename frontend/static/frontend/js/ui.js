@@ -38,6 +38,16 @@ export function duration(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+// A calendar day ("2026-12-06", as the server names a daily's day) in the page's language:
+// "6 December 2026", "6. joulukuuta 2026", "6. prosinca 2026."; with its weekday if asked.
+export function dayName(iso, { weekday = false } = {}) {
+  const date = new Date(`${iso}T12:00:00Z`);
+  if (!iso || Number.isNaN(date.getTime())) return iso || "";
+  return date.toLocaleDateString(language(), {
+    weekday: weekday ? "long" : undefined, year: "numeric", month: "long", day: "numeric", timeZone: "UTC",
+  });
+}
+
 export function shortDate(iso) {
   if (!iso) return "";
   const date = new Date(iso);

@@ -4,7 +4,7 @@ import { post, request } from "../api.js";
 import { Picker } from "../picker.js";
 import { variantLabel, DAILY_VARIANTS } from "../variants.js";
 import { gettext } from "../i18n.js";
-import { el, toast } from "../ui.js";
+import { el, toast, dayName } from "../ui.js";
 import { showRecap, recapHeadline, nextDailies } from "../recap.js";
 import { showContinue } from "../continue.js";
 
@@ -152,7 +152,7 @@ async function loadDailies() {
   clearTimeout(retryTimer);
   try {
     const { data, headers } = await request("GET", "/api/daily");
-    document.querySelector("[data-daily-date]").textContent = data.date;
+    document.querySelector("[data-daily-date]").textContent = dayName(data.date);
     list.replaceChildren(...data.dailies.map(dailyItem));
     list.toggleAttribute("aria-busy", data.dailies.some((d) => d.status === "preparing"));
     if (list.hasAttribute("aria-busy")) retryTimer = setTimeout(loadDailies, retryAfter(headers) * 1000);

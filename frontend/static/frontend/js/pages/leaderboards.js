@@ -2,11 +2,11 @@
 import { get } from "../api.js";
 import { catalogue, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
-import { el } from "../ui.js";
+import { el, dayName } from "../ui.js";
 
 const list = document.querySelector("[data-boards]");
 get("/api/daily").then((data) => {
-  document.querySelector("[data-daily-date]").textContent = data.date;
+  document.querySelector("[data-daily-date]").textContent = dayName(data.date);
   list.replaceChildren(...data.dailies.map((daily) => el("li", { class: "daily" },
     el("a", { class: "daily-name", href: `/leaderboards/${encodeURIComponent(daily.board)}/` }, variantLabel(daily.variant)))));
 }).catch(() => { list.replaceChildren(el("li", { class: "muted" }, gettext("The daily challenges are not available."))); });

@@ -423,7 +423,30 @@ function restart() {
   if (doc.code) start({ code: doc.code });
   else if (doc.daily) start({ daily: variant() });
 }
-$("[data-restart]").addEventListener("click", restart);
+
+// A button that asks first: a press turns its words into the question, a second press within a
+// few seconds does it (End game and Restart, which leave the game as it is).
+function askFirst(button, question, action) {
+  const words = button.querySelector("[data-words]") || button;
+  const plain = words.textContent;
+  let timer = null;
+  const reset = () => {
+    clearTimeout(timer);
+    delete button.dataset.confirm;
+    words.textContent = plain;
+  };
+  button.addEventListener("click", () => {
+    if (button.dataset.confirm) {
+      reset();
+      action();
+      return;
+    }
+    button.dataset.confirm = "1";
+    words.textContent = question;
+    timer = setTimeout(reset, 4000);
+  });
+}
+askFirst($("[data-restart]"), gettext("Really restart this game?"), restart);
 
 const newDialog = $("[data-new-dialog]");
 const picker = new Picker(newDialog.querySelector("[data-picker]"));
@@ -444,16 +467,7 @@ bindOptionsDialog($("[data-options-dialog]"), $("[data-options-open]"), options,
   if (name === "sounds") { setSounds(options.sounds); play("move"); }
 });
 
-const finishButton = $("[data-finish]");
-finishButton.addEventListener("click", () => {
-  if (!finishButton.dataset.confirm) {
-    finishButton.dataset.confirm = "1";
-    finishButton.textContent = gettext("Really end this game?");
-    setTimeout(() => { delete finishButton.dataset.confirm; finishButton.textContent = gettext("End game"); }, 4000);
-    return;
-  }
-  delete finishButton.dataset.confirm;
-  finishButton.textContent = gettext("End game");
+askFirst($("[data-finish]"), gettext("Really end this game?"), () => {
   post(`/api/sessions/${id}/finish`).then((next) => { ownCopy = false; show(next); }).catch((error) => refused(error.status, error.error || {}));
 });
 

@@ -7,7 +7,7 @@ import { loadOptions } from "../options.js";
 import { setLook, setBack } from "../cards.js";
 import { variantOf, variantLabel } from "../variants.js";
 import { gettext, fmt } from "../i18n.js";
-import { duration } from "../ui.js";
+import { duration, dayName } from "../ui.js";
 
 const root = document.querySelector("[data-replay]");
 const source = root.dataset.source;
@@ -67,7 +67,7 @@ function resultFacts(r, code) {
 
 function parFacts(daily, code) {
   return [
-    fmt(gettext("The solver's winning line on the daily of %(date)s"), { date: daily.date }),
+    fmt(gettext("The solver's winning line on the daily of %(date)s"), { date: dayName(daily.date) }),
     code, fmt(gettext("Par %(par)s"), { par: daily.par }),
   ].join(" · ");
 }

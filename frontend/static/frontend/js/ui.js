@@ -58,3 +58,22 @@ export function dateTime(iso) {
   if (!iso) return "";
   return new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
 }
+
+// Copies `text` for the player: to the clipboard, else (none here: an insecure page, a refusal) into
+// `fallback` (a text field), shown and selected to copy by hand. `status` says which: `copied` or `byHand`.
+export async function copyText(text, { status, fallback, copied, byHand }) {
+  try {
+    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(text);
+    fallback.hidden = true;
+    status.textContent = copied;
+    return true;
+  } catch {
+    fallback.value = text;
+    fallback.hidden = false;
+    fallback.focus();
+    fallback.select();
+    status.textContent = byHand;
+    return false;
+  }
+}

@@ -5,14 +5,21 @@ Django's own, drawn only with DEBUG off: tests/frontend/test_frontend_pages.py.)
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, keep, new_page
-from tests.e2e.helpers import api_post, moves_shown, open_play, sign_up, start, winning_log
+from tests.e2e.helpers import (
+    api_post,
+    moves_shown,
+    open_play,
+    sign_up,
+    start,
+    todays_dailies_with_russian_on,
+    winning_log,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -52,21 +59,9 @@ def test_restart_asks_first(browser, server, screen: str) -> None:
         page.context.close()
 
 
-def _todays_russian_daily_on(code: str) -> None:
-    from games.engine import DAILY_VARIANTS, GameCode
-    from games.models import DailyCandidate
-    from tests.daily_helpers import store_unsettled_dailies
-
-    today = dt.datetime.now(dt.UTC).date()
-    DailyCandidate.objects.create(
-        date=today, variant="RU1-C", k=0, code=str(GameCode.parse(code)), verdict="unknown", seconds=0.0
-    )
-    store_unsettled_dailies(today, DAILY_VARIANTS)
-
-
 @pytest.mark.unprepared
 def test_the_result_dialogs_buttons_stay_in_view_on_a_phone_held_sideways(browser, server) -> None:
-    _todays_russian_daily_on(RUSSIAN)
+    todays_dailies_with_russian_on(RUSSIAN)
     page = new_page(browser, server, viewport=LANDSCAPE, has_touch=True)
     try:
         sign_up(page, server, "sideways")

@@ -31,7 +31,7 @@ const td = (text, cls) => el("td", { class: cls }, text ?? "—");
 function columns() {
   if (by === "best") {
     return [th("#", "num"), th(gettext("Player")), th(russian ? gettext("Cards home") : gettext("Sequences"), "num"),
-      th(gettext("Score"), "num"), th(gettext("Moves"), "num wide"), th(gettext("Time"), "num wide"),
+      th(gettext("Score"), "num"), th(gettext("Moves"), "num"), th(gettext("Time"), "num"),
       th(gettext("Undos"), "num wide"), th(gettext("Replay"))];
   }
   if (by === "wins") {
@@ -45,7 +45,7 @@ function row(e) {
   const who = el("td", {}, el("a", { href: `/players/${encodeURIComponent(e.player)}/` }, e.player), e.won ? " ✓" : "");
   if (by === "best") {
     return el("tr", {}, td(e.rank, "num"), who, td(russian ? e.cards_home : e.sequences, "num"), td(e.score, "num"),
-      td(e.moves, "num wide"), td(duration(e.elapsed_ms), "num wide"), td(e.undos, "num wide"),
+      td(e.moves, "num"), td(duration(e.elapsed_ms), "num"), td(e.undos, "num wide"),
       el("td", {}, el("a", { href: `/replay/${e.result}/` }, gettext("Watch"))));
   }
   if (by === "wins") {

@@ -7,6 +7,7 @@ import { gettext } from "../i18n.js";
 import { el, toast, dayName } from "../ui.js";
 import { showRecap, recapHeadline, nextDailies } from "../recap.js";
 import { showContinue } from "../continue.js";
+import { topThree } from "../podium.js";
 
 const PICK_KEY = "solitaire-league.variant";
 
@@ -94,6 +95,14 @@ function recapOf(daily) {
   return recaps.get(daily.variant);
 }
 
+// Each daily's top three, fetched once per board and kept while the list is drawn again.
+const podiums = new Map();
+
+function podiumOf(board) {
+  if (!podiums.has(board)) podiums.set(board, topThree(board));
+  return podiums.get(board);
+}
+
 function dailyItem(daily) {
   const label = variantLabel(daily.variant);
   // Today's daily still being prepared (no status: an older server, whose dailies are all ready).
@@ -134,6 +143,7 @@ function dailyItem(daily) {
     // A daily being prepared has no board yet (its page would answer 404).
     daily.board && !preparing ? el("a", { class: "daily-board", href: `/leaderboards/${encodeURIComponent(daily.board)}/` }, gettext("Leaderboard")) : null,
     button,
+    daily.board && !preparing ? podiumOf(daily.board) : null,
     daily.finished && !guest ? recapOf(daily) : null);
 }
 

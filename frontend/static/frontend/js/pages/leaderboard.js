@@ -37,10 +37,12 @@ function row(entry, flash) {
     el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}/` }, entry.player), entry.won ? " ✓" : ""),
     el("td", { class: "num" }, progress ?? "—"),
     el("td", { class: "num" }, entry.score),
-    el("td", { class: "num wide" }, entry.moves),
-    el("td", { class: "num wide" }, duration(entry.elapsed_ms)),
+    el("td", { class: "num" }, entry.moves),
+    el("td", { class: "num" }, duration(entry.elapsed_ms)),
     el("td", { class: "num wide" }, entry.undos ?? "—"),
-    el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` }, gettext("Watch")) : ""));
+    el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` },
+      el("span", { class: "short-label", "aria-hidden": "true" }, "▶"),
+      el("span", { class: "long-label" }, gettext("Watch"))) : ""));
 }
 
 function draw(flashPlayer = null) {

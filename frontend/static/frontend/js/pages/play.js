@@ -559,6 +559,7 @@ function race(next) {
       roomId: next.room,
       goal: next.table.goal,
       total: next.table.goal_total,
+      me: root.dataset.me,
       // Once the race is over its code and board are shown: fetch the game again to show them.
       onRoom: (room) => { if (room.state === "finished" && doc && !doc.code) resync(); },
     });

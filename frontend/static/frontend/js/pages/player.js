@@ -35,8 +35,8 @@ function resultRow(r) {
     el("td", {}, dateTime(r.verified_at || r.finished_at)),
     el("td", {}, board, r.won ? " ✓" : ""),
     el("td", { class: "num" }, r.score),
-    el("td", { class: "num wide" }, r.moves),
-    el("td", { class: "num wide" }, duration(r.elapsed_ms)),
+    el("td", { class: "num" }, r.moves),
+    el("td", { class: "num" }, duration(r.elapsed_ms)),
     el("td", {}, el("a", { href: `/replay/${r.id}/` }, gettext("Watch"))));
 }
 

@@ -81,7 +81,9 @@ def test_the_top_three_of_todays_dailies_at_a_glance(browser, server) -> None:
         expect(second.nth(header.index("Time"))).to_have_text("2:00")
         expect(first.nth(header.index("Moves"))).to_have_text("99")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        assert page.evaluate("(() => { const t = document.querySelector('.table-scroll'); return t.scrollWidth <= t.clientWidth; })()")
+        assert page.evaluate(
+            "(() => { const t = document.querySelector('.table-scroll'); return t.scrollWidth <= t.clientWidth; })()"
+        )
         keep(page, "leaderboard-daily-phone")
         assert not page.js_errors, page.js_errors
     finally:

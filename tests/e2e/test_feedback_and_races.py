@@ -14,7 +14,9 @@ from tests.e2e.helpers import api_get, api_post, card, drag, moves_shown, open_p
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-MIXED_FI = "Klassisessa Hämähäkissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
+MIXED_FI = (
+    "Klassisessa Hämähäkissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
+)
 
 
 def test_a_group_that_cannot_be_lifted_says_the_rule_in_finnish_and_nothing_moves(browser, server) -> None:

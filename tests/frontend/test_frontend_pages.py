@@ -178,12 +178,15 @@ def _po_entries(path: Path) -> list[tuple[str, str]]:
             continue
         ids = re.search(r'^msgid ((?:".*"\n?)+)', entry, re.M)
         strs = re.search(r'^msgstr ((?:".*"\n?)+)', entry, re.M)
+        context = re.search(r'^msgctxt ((?:".*"\n?)+)', entry, re.M)
         if ids and strs:
 
             def join(block: str) -> str:
                 return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', block)).replace('\\"', '"').replace("\\\\", "\\")
 
-            out.append((join(ids.group(1)), join(strs.group(1))))
+            # A msgid with a context is kept as gettext keeps it: "context\x04msgid".
+            key = f"{join(context.group(1))}\x04" if context else ""
+            out.append((key + join(ids.group(1)), join(strs.group(1))))
     return out
 
 
@@ -202,3 +205,16 @@ def test_every_string_is_translated_and_compiled(lang: str, domain: str) -> None
     for msgid, msgstr in entries:
         assert msgstr, f"{lang} {domain}: untranslated {msgid!r}"
         assert catalog.gettext(msgid) == msgstr, f"{lang} {domain}: .mo is stale for {msgid!r}"
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_finnish_has_one_word_for_a_suit(domain: str) -> None:
+    """A card's suit is "maa" in every Finnish string; "väri" (a colour) is only for colours."""
+    entries = _po_entries(LOCALE / "fi" / "LC_MESSAGES" / f"{domain}.po")
+    for msgid, msgstr in entries:
+        words = re.sub(r"%\(\w+\)s", "", msgid)
+        if re.search(r"colou?r", words, re.I):
+            continue
+        if re.search(r"\bsuits?\b", words, re.I):
+            assert re.search(r"\bma[ai]|sekama[ai]", msgstr, re.I), (msgid, msgstr)  # maa, maata, maita, sekamaiden
+        assert not re.search(r"väri|perhe", msgstr, re.I), (msgid, msgstr)

@@ -303,7 +303,10 @@ def test_every_sentence_is_the_engines_english_with_placeholders() -> None:
     ("lang", "message"),
     [
         ("en", "Unknown game 'XX1': a code starts with SP1 (Spider), SD1 (Spiderette) or RU1 (Russian Solitaire)"),
-        ("fi", "Tuntematon peli 'XX1': koodi alkaa SP1 (Hämähäkki), SD1 (Pikkuhämähäkki) tai RU1 (Venäläinen pasianssi)"),
+        (
+            "fi",
+            "Tuntematon peli 'XX1': koodi alkaa SP1 (Hämähäkki), SD1 (Pikkuhämähäkki) tai RU1 (Venäläinen pasianssi)",
+        ),
         ("hr", "Nepoznata igra 'XX1': kod počinje s SP1 (Pauk), SD1 (Paučić) ili RU1 (Ruski pasijans)"),
     ],
 )

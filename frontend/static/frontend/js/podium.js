@@ -21,7 +21,8 @@ function row(entry, { russian, mine }) {
   return el("li", { class: mine ? "me" : null },
     el("span", { class: "podium-rank" }, `${entry.rank}.`),
     el("a", { class: "podium-player", href: `/players/${encodeURIComponent(entry.player)}/` }, entry.player),
-    el("span", { class: "podium-score" }, fmt(gettext("%(score)s points"), { score: entry.score })),
+    el("span", { class: "podium-score" },
+      fmt(ngettext("%(score)s point", "%(score)s points", entry.score), { score: entry.score })),
     el("span", { class: "podium-facts" }, [
       progressOf(entry, russian),
       fmt(ngettext("%(n)s move", "%(n)s moves", entry.moves), { n: entry.moves }),

@@ -8,7 +8,7 @@ import { animateFrom } from "../animate.js";
 import { loadOptions } from "../options.js";
 import { setLook, setBack } from "../cards.js";
 import { variantOf, variantLabel } from "../variants.js";
-import { gettext, fmt } from "../i18n.js";
+import { gettext, pgettext, fmt } from "../i18n.js";
 import { duration, dayName, copyText } from "../ui.js";
 
 const root = document.querySelector("[data-replay]");
@@ -112,7 +112,7 @@ function setPlaying(on) {
   playing = on;
   clearTimeout(timer);
   playButton.querySelector("[data-play-icon]").textContent = on ? "❚❚" : "▶";
-  playButton.querySelector("[data-play-words]").textContent = on ? gettext("Pause") : gettext("Play");
+  playButton.querySelector("[data-play-words]").textContent = on ? pgettext("a replay", "Pause") : pgettext("a replay", "Play");
   playButton.setAttribute("aria-pressed", String(on));
   stepOut.setAttribute("aria-live", on ? "off" : "polite"); // no word for every step while it plays
   if (on) schedule();

@@ -40,7 +40,7 @@ def test_restart_asks_first(browser, server, screen: str) -> None:
         open_play(page, doc["id"])
         restart = page.locator("[data-restart]")
         restart.click()
-        expect(restart).to_contain_text("Really restart this game?")
+        expect(restart).to_contain_text("Really restart?")
         expect(restart).to_be_in_viewport()
         page.wait_for_timeout(300)
         assert page.url.endswith(f"/play/{doc['id']}/") and moves_shown(page) == 1  # nothing happened yet
@@ -52,7 +52,7 @@ def test_restart_asks_first(browser, server, screen: str) -> None:
         assert moves_shown(page) == 0
         # Not confirmed within a few seconds, the button says Restart again.
         restart.click()
-        expect(restart).to_contain_text("Really restart this game?")
+        expect(restart).to_contain_text("Really restart?")
         expect(restart).to_have_text(re.compile(r"Restart$"), timeout=6000)
         assert not page.js_errors, page.js_errors
     finally:

@@ -50,6 +50,17 @@ export class RacePanel {
       el("span", { class: "race-undos" }, fmt(ngettext("%(n)s undo", "%(n)s undos", p.undos), { n: p.undos })),
       el("span", { class: "race-status" }, this.statusOf(p), p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : ""),
       final && p.result ? el("a", { href: `/replay/${p.result}/` }, gettext("Watch")) : null)));
+    this.showMine();
+  }
+
+  // My own row in view in the strip of players (a phone shows few of them at once).
+  showMine() {
+    const mine = this.list.querySelector(".me");
+    if (!mine || this.list.scrollWidth <= this.list.clientWidth) return;
+    const left = mine.getBoundingClientRect().left - this.list.getBoundingClientRect().left + this.list.scrollLeft;
+    if (left < this.list.scrollLeft || left + mine.offsetWidth > this.list.scrollLeft + this.list.clientWidth) {
+      this.list.scrollLeft = Math.max(0, left + mine.offsetWidth - this.list.clientWidth);
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // Small page helpers: a status toast, element building, durations and dates.
-import { language } from "./i18n.js";
+import { gettext, language } from "./i18n.js";
 
 let toastTimer = null;
 
@@ -76,4 +76,12 @@ export async function copyText(text, { status, fallback, copied, byHand }) {
     status.textContent = byHand;
     return false;
   }
+}
+
+// A link to a result's replay: "Watch", or "▶" where a phone's board table has no room for the word
+// (league.css; the word stays for screen readers).
+export function watchLink(result) {
+  return el("a", { href: `/replay/${result}/` },
+    el("span", { class: "short-label", "aria-hidden": "true" }, "▶"),
+    el("span", { class: "long-label" }, gettext("Watch")));
 }

@@ -2,7 +2,7 @@
 import { get } from "../api.js";
 import { catalogue, goalOf, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
-import { el, duration } from "../ui.js";
+import { el, duration, watchLink } from "../ui.js";
 
 const root = document.querySelector("[data-all-time]");
 const variant = root.dataset.variant;
@@ -32,7 +32,7 @@ function columns() {
   if (by === "best") {
     return [th("#", "num"), th(gettext("Player")), th(russian ? gettext("Cards home") : gettext("Sequences"), "num"),
       th(gettext("Score"), "num"), th(gettext("Moves"), "num"), th(gettext("Time"), "num"),
-      th(gettext("Undos"), "num wide"), th(gettext("Replay"))];
+      th(gettext("Undos"), "num wide"), th(el("span", { class: "long-label" }, gettext("Replay")))];
   }
   if (by === "wins") {
     return [th("#", "num"), th(gettext("Player")), th(gettext("Wins"), "num"), th(gettext("Clean wins"), "num"),
@@ -46,7 +46,7 @@ function row(e) {
   if (by === "best") {
     return el("tr", {}, td(e.rank, "num"), who, td(russian ? e.cards_home : e.sequences, "num"), td(e.score, "num"),
       td(e.moves, "num"), td(duration(e.elapsed_ms), "num"), td(e.undos, "num wide"),
-      el("td", {}, el("a", { href: `/replay/${e.result}/` }, gettext("Watch"))));
+      el("td", {}, watchLink(e.result)));
   }
   if (by === "wins") {
     return el("tr", {}, td(e.rank, "num"), who, td(e.wins, "num"), td(e.clean_wins, "num"), td(e.games, "num"));

@@ -3,7 +3,7 @@ import { get } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
 import { boardLabel, boardVariant, cleanTwin, goalOf } from "../variants.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
-import { el, duration } from "../ui.js";
+import { el, duration, watchLink } from "../ui.js";
 
 const root = document.querySelector("[data-leaderboard]");
 const board = root.dataset.board;
@@ -40,9 +40,7 @@ function row(entry, flash) {
     el("td", { class: "num" }, entry.moves),
     el("td", { class: "num" }, duration(entry.elapsed_ms)),
     el("td", { class: "num wide" }, entry.undos ?? "—"),
-    el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` },
-      el("span", { class: "short-label", "aria-hidden": "true" }, "▶"),
-      el("span", { class: "long-label" }, gettext("Watch"))) : ""));
+    el("td", {}, entry.result ? watchLink(entry.result) : ""));
 }
 
 function draw(flashPlayer = null) {

@@ -446,7 +446,7 @@ function askFirst(button, question, action) {
     timer = setTimeout(reset, 4000);
   });
 }
-askFirst($("[data-restart]"), gettext("Really restart this game?"), restart);
+askFirst($("[data-restart]"), gettext("Really restart?"), restart);
 
 const newDialog = $("[data-new-dialog]");
 const picker = new Picker(newDialog.querySelector("[data-picker]"));

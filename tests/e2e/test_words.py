@@ -129,3 +129,27 @@ def test_finnish_and_croatian_pages_name_the_games_and_days_in_their_language(
         assert not page.js_errors, page.js_errors
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_player_page_in_finnish_names_the_games_days_and_win_rate(browser, server, screen: str) -> None:
+    page = new_page(browser, server, viewport=SCREENS[screen], locale="fi")
+    try:
+        sign_up(page, server, f"tilasto_{screen}")
+        code = "SD1-S1-HJSZOZN"
+        won = start(page, code=code)
+        for token in winning_log(code):
+            api_post(page, f"/api/sessions/{won['id']}/actions", {"action": token})
+        start(page, code="SP1-S1C-QTEKPFM")  # a second variant, not finished: no card of its own yet
+        page.goto(f"/players/tilasto_{screen}/")
+        card = page.locator(".stat-card").first
+        expect(card.locator("h3")).to_have_text("Pikkuhämähäkki · 1 maa (Helppo)")
+        rate = card.locator("dt", has_text="Voittoprosentti").locator("xpath=following-sibling::dd[1]")
+        expect(rate).to_have_text(re.compile(r"^100\s%$"))
+        expect(page.locator("[data-results] tr")).to_have_count(1)
+        expect(page.locator("[data-joined]")).to_have_text(re.compile(r"^Liittynyt \d{1,2}\.\d{1,2}\.\d{4}$"))
+        assert not ISO_DAY.search(page.locator("main").inner_text())
+        keep(page, f"player-finnish-{screen}")
+        assert not page.js_errors, page.js_errors
+    finally:
+        page.context.close()

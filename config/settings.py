@@ -315,8 +315,10 @@ if DAILY_SOLVER_BUDGET_SECONDS <= 0 or DAILY_CANDIDATE_CAP < 1 or DAILY_PREPARE_
 # FAIR_PLAY_PACE_RUN_MS; where the lines sit and why is measured in bench/README.md ("Fair play").
 # Clairvoyance: a won log that follows the solver's par line in order for at
 # least FAIR_PLAY_PAR_SHARE of its tokens. New account: younger than FAIR_PLAY_NEW_ACCOUNT_DAYS with
-# fewer than FAIR_PLAY_NEW_ACCOUNT_GAMES finished games, winning within par. Near par: a win in at most
-# FAIR_PLAY_NEAR_PAR times the par's moves, whatever the account.
+# fewer than FAIR_PLAY_NEW_ACCOUNT_GAMES finished games, winning within par. Blind luck: at least
+# FAIR_PLAY_BLIND_CHOICES choices between face-down cards, luckier than a player who cannot see them
+# is but FAIR_PLAY_BLIND_ODDS of the time. Near par (a win in at most FAIR_PLAY_NEAR_PAR times the
+# par's moves) is shown beside another signal and holds nothing alone.
 FAIR_PLAY_HASH_KEY = env_str("FAIR_PLAY_HASH_KEY") or SECRET_KEY
 FAIR_PLAY_DEVICE_COOKIE = "device"
 FAIR_PLAY_LINK_ADDRESSES = env_bool("FAIR_PLAY_LINK_ADDRESSES", True)
@@ -328,6 +330,8 @@ FAIR_PLAY_PAR_SHARE = env_float("FAIR_PLAY_PAR_SHARE", 0.8)
 FAIR_PLAY_NEW_ACCOUNT_DAYS = env_int("FAIR_PLAY_NEW_ACCOUNT_DAYS", 2)
 FAIR_PLAY_NEW_ACCOUNT_GAMES = env_int("FAIR_PLAY_NEW_ACCOUNT_GAMES", 3)
 FAIR_PLAY_NEAR_PAR = env_float("FAIR_PLAY_NEAR_PAR", 1.25)
+FAIR_PLAY_BLIND_CHOICES = env_int("FAIR_PLAY_BLIND_CHOICES", 6)
+FAIR_PLAY_BLIND_ODDS = env_float("FAIR_PLAY_BLIND_ODDS", 0.001)
 # Where a player asks for a review of a decision (shown on the fair-play page).
 FAIR_PLAY_CONTACT = env_str("FAIR_PLAY_CONTACT") or "fairplay@league.example"
 

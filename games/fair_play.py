@@ -9,9 +9,10 @@ The signals, each explainable on its own:
 - pace: actions faster than a person plays (the server's time of each action);
 - clairvoyance: how much of the solver's par line, a line that needs the hidden cards to find, the
   log follows in order; a copy of the par line is the plainest case;
-- a near-par win: a won log hardly longer than the par line, a line found with every card known
-  (a line of one's own, found by a solver on a scouted deal, is as short as par; a player who
-  sees only the face-up cards wins in far more moves);
+- blind choices: where the player chose which face-down card to turn, luck beyond what a player who
+  cannot see the cards has (games.blind_choices);
+- a near-par win: a won log hardly longer than the par line; listed beside another signal only,
+  since a strong player who sees only the face-up cards wins in about as few moves;
 - account age and history at the time of the attempt (a new account that wins within par at once).
 
 Nothing here reads the leaderboard: a held result is announced to it only once approved
@@ -33,7 +34,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
-from games import verified
+from games import blind_choices, verified
 from games.models import AttemptOrigin, Daily, FairPlayDecision, FairPlayReview, GameAction, GameSession, Player, Result
 
 
@@ -168,6 +169,7 @@ def signals_of(
         "linked": linked_accounts(session=session, ended_at=ended_at),
         "pace": pace(times),
         "clairvoyance": clairvoyance(tokens, daily.par_line),
+        "blind_choices": blind_choices.read(session.stored_code.code, tokens).document(),
         "moves_to_par": round(moves / daily.par, 3) if won and daily.par else None,
         "account": account(player=session.player, at=session.started_at, result_ids_before=games_before),
     }
@@ -187,8 +189,11 @@ def signals_of(
     )
     if new and won and daily.par is not None and moves <= daily.par:
         reasons.append("new_account_at_par")
-    if won and daily.par and moves <= daily.par * settings.FAIR_PLAY_NEAR_PAR:
-        reasons.append("near_par")
+    blind = signals["blind_choices"]
+    if blind["count"] >= settings.FAIR_PLAY_BLIND_CHOICES and blind["odds"] <= settings.FAIR_PLAY_BLIND_ODDS:
+        reasons.append("blind_luck")
+    if reasons and won and daily.par and moves <= daily.par * settings.FAIR_PLAY_NEAR_PAR:
+        reasons.append("near_par")  # beside another signal only: alone, strong players cross it too
     return signals, reasons
 
 

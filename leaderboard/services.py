@@ -18,7 +18,7 @@ from django.conf import settings
 from games import groups, verified
 from games.boards import Board, parse_board
 from games.models import Result
-from leaderboard import rank_index, selectors, standings, stats
+from leaderboard import rank_index, selectors, standings, stats, withdrawals
 from web import asks
 from web.database.prepared import fetch_each
 from web.sockets.consumer import in_database_thread
@@ -35,7 +35,11 @@ def _statements(event: verified.Event, new: verified.NewResult | None) -> list[v
 
 
 def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
-    """The rows of _statements, the result's pk set: a daily's streak, and each change announced."""
+    """The rows of _statements, the result's pk set: a daily's streak, and each change announced;
+    or a withdrawn result taken back out."""
+    if event.kind == "withdrawn":
+        withdrawals.withdraw(event.result)
+        return
     rows = list(rows)
     if event.counts:
         stats.counted(result=event.result, row=rows.pop(0))
@@ -43,8 +47,9 @@ def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
 
 
 def _writes_more(event: verified.Event) -> bool:
-    """Whether _wrote writes for this event: a ranked daily's result recounts the streak."""
-    return event.counts and stats.recounts_streak(event.result)
+    """Whether _wrote writes for this event: a ranked daily's result recounts the streak; a withdrawn
+    one is taken out."""
+    return (event.counts and stats.recounts_streak(event.result)) or event.kind == "withdrawn"
 
 
 # Subscribed in the app's ready().

@@ -119,6 +119,8 @@ def read(code: str, tokens: Sequence[str]) -> Turns:
             game.push(action)
             continue
         columns: list[dict[str, Any]] = game.view()["columns"]  # type: ignore[assignment]
+        if not any(column["down"] for column in columns):
+            break  # every card is face up, and none is ever turned down again
         if not _turns(action, columns):
             game.push(action)
             continue

@@ -161,7 +161,9 @@ class StatusFilter(admin.SimpleListFilter):
         return [(str(value), str(label)) for value, label in FairPlayReview.Status.choices]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        return queryset.in_status(self.value()) if self.value() else queryset  # type: ignore[attr-defined]
+        if self.value() not in FairPlayReview.Status.values:
+            return queryset  # none chosen (or not a status)
+        return queryset.in_status(self.value())  # type: ignore[attr-defined]
 
 
 REASONS = {

@@ -121,6 +121,7 @@ def test_a_held_result_joins_every_board_once_approved_and_the_decision_is_logge
     assert b"Blind choices: " in page.content and b"median gap 20 ms" in page.content  # the signals in words
     queue = admin.get("/admin/games/fairplayreview/?status=held")
     assert queue.status_code == 200 and f"/admin/games/fairplayreview/{result.pk}/change/".encode() in queue.content
+    assert admin.get("/admin/games/fairplayreview/?status=nonsense").status_code == 200  # every review
     answer = _decide(admin, result, verdict="approve", reason="")
     assert answer.status_code == 302, answer.content
     assert _everywhere(result, today) == {

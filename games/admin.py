@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -14,6 +14,7 @@ from games.models import (
     DailyCandidate,
     FairPlayDecision,
     FairPlayReview,
+    FairPlayReviews,
     GameAction,
     GameSession,
     Player,
@@ -163,7 +164,7 @@ class StatusFilter(admin.SimpleListFilter):
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() not in FairPlayReview.Status.values:
             return queryset  # none chosen (or not a status)
-        return queryset.in_status(self.value())  # type: ignore[attr-defined]
+        return cast(FairPlayReviews, queryset).in_status(str(self.value()))
 
 
 REASONS = {
@@ -272,7 +273,7 @@ class FairPlayReviewAdmin(admin.ModelAdmin):
     @admin.action(description="Approve the selected results under review (they join the boards)")
     def approve_selected(self, request: HttpRequest, queryset: QuerySet[FairPlayReview]) -> None:
         approved = 0
-        for review in queryset.in_status(FairPlayReview.Status.HELD):  # type: ignore[attr-defined]
+        for review in cast(FairPlayReviews, queryset).in_status(FairPlayReview.Status.HELD):
             try:
                 fair_play.decide(
                     review=review,

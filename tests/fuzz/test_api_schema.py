@@ -27,7 +27,7 @@ from tests.loopback import free_port, serving, worker_env
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
-EXAMPLES = 25  # per operation and phase: about a minute on two cores
+EXAMPLES = 25  # per operation and phase: enough to find what the outside runs found, in a test's time
 SEED = "42"  # the same cases each run, so that a failure here is one anyone can replay
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -57,7 +57,7 @@ def fuzz(url: str, token: str, *scope: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
 
 
-def test_the_fuzzer_finds_nothing(tmp_path: Path) -> None:
+def test_every_operation_answers_as_its_schema_says(tmp_path: Path) -> None:
     store_unsettled_dailies(utc_today(timezone.now()))  # a daily started is a game, not a 503 "preparing"
     token = Token.objects.create(user=make_player("fuzzer")).key
     port = free_port()
@@ -72,10 +72,10 @@ def test_the_fuzzer_finds_nothing(tmp_path: Path) -> None:
             fuzz(url, token, "--exclude-operation-id", "logout"),
             fuzz(url, token, "--include-operation-id", "logout"),
         ]
-    for run, others in zip(runs, (1, 27), strict=True):
+    for run, logout_only in zip(runs, (False, True), strict=True):
         failures = run.stdout.partition("= FAILURES =")[2].partition("= SUMMARY =")[0]
         assert run.returncode == 0, (failures[:12000] or run.stdout[-4000:]) + run.stderr[-2000:]
         selected = re.search(r"Selected: (\d+)/(\d+)", run.stdout)
         assert selected is not None, run.stdout[-2000:]
         chosen, total = int(selected[1]), int(selected[2])
-        assert chosen == total - others and f"Tested: {chosen}" in run.stdout, run.stdout[-2000:]
+        assert chosen == (1 if logout_only else total - 1) and f"Tested: {chosen}" in run.stdout, run.stdout[-2000:]

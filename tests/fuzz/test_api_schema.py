@@ -33,7 +33,8 @@ SEED = "42"  # the same cases each run, so that a failure here is one anyone can
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
-def fuzz(url: str, token: str, *scope: str) -> subprocess.CompletedProcess[str]:
+def fuzz(url: str, token: str, workdir: Path, *scope: str) -> subprocess.CompletedProcess[str]:
+    """A schemathesis run in `workdir`, where it keeps its cache: nothing learnt in one run steers another."""
     command = [
         str(SCHEMATHESIS),
         "--config-file",
@@ -54,7 +55,7 @@ def fuzz(url: str, token: str, *scope: str) -> subprocess.CompletedProcess[str]:
         "--continue-on-failure",
         *scope,
     ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    return subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=600, check=False)
 
 
 def test_every_operation_answers_as_its_schema_says(tmp_path: Path) -> None:
@@ -69,8 +70,8 @@ def test_every_operation_answers_as_its_schema_says(tmp_path: Path) -> None:
     with serving("config.asgi:application", port=port, env=worker_env(), log=tmp_path / "worker.log", ready=answers):
         # Log-out revokes the token every other call is made with: it goes last, on its own.
         runs = [
-            fuzz(url, token, "--exclude-operation-id", "logout"),
-            fuzz(url, token, "--include-operation-id", "logout"),
+            fuzz(url, token, tmp_path, "--exclude-operation-id", "logout"),
+            fuzz(url, token, tmp_path, "--include-operation-id", "logout"),
         ]
     for run, logout_only in zip(runs, (False, True), strict=True):
         failures = run.stdout.partition("= FAILURES =")[2].partition("= SUMMARY =")[0]

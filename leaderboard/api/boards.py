@@ -16,7 +16,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.documents import refusals
+from games.api.openapi import BOARD, cursor
 from games.boards import Board, parse_board
+from games.ranking import KEY_LENGTH
 from games.services import close_expired_dailies, expired_daily_attempt_sql
 from leaderboard import loop_reads, selectors
 from leaderboard.api import params
@@ -33,15 +35,11 @@ class LeaderboardView(APIView):
         operation_id="leaderboard",
         summary="A leaderboard: each player's best verified result, best first",
         parameters=[
+            BOARD,
+            params.limit_parameter(),
             OpenApiParameter(
-                "board",
-                OpenApiTypes.STR,
-                OpenApiParameter.PATH,
-                description="code:<game code> or daily:<YYYY-MM-DD>:<variant>, either followed by :clean "
-                "for its clean twin (each player's best result without an undo)",
+                "cursor", OpenApiTypes.STR, pattern=cursor(KEY_LENGTH), description="next_cursor of the previous page"
             ),
-            OpenApiParameter("limit", OpenApiTypes.INT, description="entries per page, 1-100 (default 50)"),
-            OpenApiParameter("cursor", OpenApiTypes.STR, description="next_cursor of the previous page"),
             OpenApiParameter(
                 "around",
                 OpenApiTypes.STR,

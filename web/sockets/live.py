@@ -1,0 +1,184 @@
+"""Sockets fed by channel-layer groups that stay open while the layer (Redis) is away.
+
+Channels' consumer asks the layer for its channel before it serves a socket, so with Redis away
+no socket could open, not even to play. A LiveConsumer serves its client at once and runs
+Channels' own loop (`await_many_dispatch`) over two sources: the client, and its channel once it
+has joined a group (`join`). A join that fails leaves the socket serving its client, told
+nothing by the layer; its consumer says so to its client.
+
+One watch per event loop (`LayerWatch`) sends itself a message through the layer every second.
+When that fails, every live socket of the process is handed `live.paused`; when it comes through
+again, each one joins its groups again and is handed `live.resumed` (what was sent meanwhile was
+not heard: the consumer sends a fresh state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import Any
+
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+
+from web.sockets.consumer import JsonConsumer
+
+log = logging.getLogger(__name__)
+
+PROBE_SECONDS = 1.0  # how often a process checks that the layer carries its messages
+ANSWER_SECONDS = 2.0  # how long a join or a probe may take before the layer counts as away
+
+
+class LiveConsumer(JsonConsumer):
+    """A consumer whose groups are joined by `join`; `live_paused` and `live_resumed` are its own to define."""
+
+    channel_name = ""
+    live = True  # False while its groups are not joined because the layer was away
+    changing: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # What AsyncConsumer.__call__ does, but the channel is asked for when a group is joined.
+        self.scope = scope
+        self.base_send = send
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.joined: list[str] = []
+        self.reading = asyncio.Event()  # set once it has a channel to read
+        try:
+            await await_many_dispatch([receive, self.from_layer], self.dispatch)
+        except StopConsumer:
+            pass
+        finally:
+            await self.leave()
+
+    async def from_layer(self) -> dict[str, Any]:
+        await self.reading.wait()
+        message: dict[str, Any] = await self.channel_layer.receive(self.channel_name)
+        return message
+
+    async def join(self, group: str) -> bool:
+        """Follow `group` from now on; False (and paused) while the layer is away."""
+        if group not in self.joined:
+            self.joined.append(group)
+        if self.channel_layer is None:
+            return True
+        watch = watch_for(self.channel_layer)
+        watch.sockets.add(self)
+        self.live = await self.join_all()
+        if not self.live:
+            watch.away(but=self)
+        return self.live
+
+    async def join_all(self) -> bool:
+        try:
+            async with asyncio.timeout(ANSWER_SECONDS):
+                if not self.channel_name:
+                    self.channel_name = await self.channel_layer.new_channel()
+                for group in self.joined:
+                    await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as error:  # noqa: BLE001 - any failure of the layer: Redis is away
+            log.warning("live updates paused: cannot join %s (%s)", self.joined, error)
+            return False
+        self.reading.set()
+        return True
+
+    async def leave(self) -> None:
+        if self.channel_layer is None or not self.channel_name:
+            return
+        for group in self.joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # noqa: BLE001, PERF203 - the layer forgets it by itself; nothing is sent to it
+                pass
+
+    def layer_changed(self, up: bool) -> None:
+        """From the watch: the layer went away (`up` False) or came back."""
+        if up == self.live:
+            return
+        self.live = up
+        self.changing = asyncio.get_running_loop().create_task(self._changed(up))
+
+    async def _changed(self, up: bool) -> None:
+        if up and not await self.join_all():
+            self.live = False  # away again: the watch tries again
+            watch_for(self.channel_layer).away(but=self)
+            return
+        await self.dispatch({"type": "live.resumed" if up else "live.paused"})
+
+    async def live_paused(self, event: dict[str, Any]) -> None:
+        pass
+
+    async def live_resumed(self, event: dict[str, Any]) -> None:
+        pass
+
+
+class LayerWatch:
+    """Whether this event loop's channel layer carries messages, told to its live sockets as it changes."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.up = True
+        self.sockets: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()
+        self.channel = ""
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def away(self, *, but: LiveConsumer | None = None) -> None:
+        """A socket found the layer away: the others are told at once, not at the next probe."""
+        self.up = False
+        for socket in list(self.sockets):
+            if socket is not but:
+                socket.layer_changed(False)
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(PROBE_SECONDS)
+            up = await self.answers()
+            if up == self.up and up:
+                continue
+            if not up and self.up:
+                log.warning("live updates paused: the channel layer does not answer")
+            self.up = up
+            for socket in list(self.sockets):
+                socket.layer_changed(up)
+
+    async def answers(self) -> bool:
+        """A message to this watch's own channel comes back through the layer."""
+        try:
+            async with asyncio.timeout(ANSWER_SECONDS):
+                if not self.channel:
+                    self.channel = await self.layer.new_channel()
+                await self.layer.send(self.channel, {"type": "live.probe"})
+                await self.layer.receive(self.channel)
+        except Exception:  # noqa: BLE001 - any failure of the layer: Redis is away
+            self.channel = ""  # a pub/sub layer lets a channel go when its receive is cancelled
+            return False
+        return True
+
+
+_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LayerWatch] = weakref.WeakKeyDictionary()
+
+
+def watch_for(layer: Any) -> LayerWatch:
+    """This event loop's watch on `layer` (a test that swaps the layer gets a new one)."""
+    loop = asyncio.get_running_loop()
+    watch = _watches.get(loop)
+    if watch is None or watch.layer is not layer:
+        if watch is not None:
+            watch.task.cancel()
+        watch = _watches[loop] = LayerWatch(layer)
+    return watch
+
+
+def layer_answers() -> bool:
+    """False while this event loop's watch finds the layer away."""
+    watch = _watches.get(asyncio.get_running_loop())
+    return watch is None or watch.up
+
+
+async def close_watch() -> None:
+    """Stop this event loop's watch (tests, between event loops)."""
+    watch = _watches.pop(asyncio.get_running_loop(), None)
+    if watch is not None:
+        watch.task.cancel()
+        await asyncio.gather(watch.task, return_exceptions=True)

@@ -38,8 +38,7 @@ def send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
-        # The group rides along: each process's hub routes it to its local sockets (games.hub).
-        async_to_sync(layer.group_send)(group, metrics.push_sent({**message, "group": group}))
+        async_to_sync(layer.group_send)(group, metrics.push_sent({**message}))
     except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
         log.exception("could not push to %s", group)
 
@@ -51,7 +50,7 @@ async def send_on_loop(group: str, message: dict[str, Any]) -> None:
     if layer is None or not layer_answers():
         return
     try:
-        await layer.group_send(group, metrics.push_sent({**message, "group": group}))
+        await layer.group_send(group, metrics.push_sent({**message}))
     except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
         log.exception("could not push to %s", group)
 

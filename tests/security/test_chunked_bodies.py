@@ -232,4 +232,3 @@ def test_the_cluster_and_compose_put_nginx_and_its_cap_in_front_of_the_workers()
     assert "client_max_body_size 320k;" in template and "error_page 413 @too_large;" in template
     compose = (ROOT / "docker-compose.yml").read_text()
     assert "deploy/nginx" in compose
-

@@ -44,7 +44,7 @@ class LiveConsumer(JsonConsumer):
         self.base_send = send
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.joined: list[str] = []
-        self.reading = asyncio.Event()  # set once it has a channel to read
+        self.reading: asyncio.Future[None] = asyncio.get_running_loop().create_future()  # done once it has a channel
         try:
             await await_many_dispatch([receive, self.from_layer], self.dispatch)
         except StopConsumer:
@@ -53,7 +53,7 @@ class LiveConsumer(JsonConsumer):
             await self.leave()
 
     async def from_layer(self) -> dict[str, Any]:
-        await self.reading.wait()
+        await self.reading
         message: dict[str, Any] = await self.channel_layer.receive(self.channel_name)
         return message
 
@@ -80,7 +80,8 @@ class LiveConsumer(JsonConsumer):
         except Exception as error:  # noqa: BLE001 - any failure of the layer: Redis is away
             log.warning("live updates paused: cannot join %s (%s)", self.joined, error)
             return False
-        self.reading.set()
+        if not self.reading.done():
+            self.reading.set_result(None)
         return True
 
     async def leave(self) -> None:

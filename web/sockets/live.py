@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
@@ -26,6 +27,7 @@ from channels.utils import await_many_dispatch
 from web.sockets.consumer import JsonConsumer
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 PROBE_SECONDS = 1.0  # how often a process checks that the layer carries its messages
 ANSWER_SECONDS = 2.0  # how long a join or a probe may take before the layer counts as away
@@ -66,23 +68,27 @@ class LiveConsumer(JsonConsumer):
         watch = watch_for(self.channel_layer)
         watch.sockets.add(self)
         self.live = await self.join_all()
-        if not self.live:
+        if self.live:
+            watch.joined()
+        else:
             watch.away(but=self)
         return self.live
 
     async def join_all(self) -> bool:
         try:
-            async with asyncio.timeout(ANSWER_SECONDS):
-                if not self.channel_name:
-                    self.channel_name = await self.channel_layer.new_channel()
-                for group in self.joined:
-                    await self.channel_layer.group_add(group, self.channel_name)
+            await bounded(self._join_all())
         except Exception as error:  # noqa: BLE001 - any failure of the layer: Redis is away
             log.warning("live updates paused: cannot join %s (%s)", self.joined, error)
             return False
+        return True
+
+    async def _join_all(self) -> None:
+        if not self.channel_name:
+            self.channel_name = await self.channel_layer.new_channel()
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         if not self.reading.done():
             self.reading.set_result(None)
-        return True
 
     async def leave(self) -> None:
         if self.channel_layer is None or not self.channel_name:
@@ -115,13 +121,23 @@ class LiveConsumer(JsonConsumer):
 
 
 class LayerWatch:
-    """Whether this event loop's channel layer carries messages, told to its live sockets as it changes."""
+    """Whether this event loop's channel layer carries messages, told to its live sockets as it changes.
+
+    A probe is a message to the watch's own channel, which one task reads for as long as the watch
+    lives. That channel is asked for only just after a socket has joined (the layer answers then);
+    until it has one, a probe is a message to a group nobody is in. So a probe never subscribes
+    while the layer is reconnecting: channels_redis's pub/sub layer reconnects its one subscribing
+    connection from its reading task, and a subscription asked for at the same moment (every
+    second, as the probe would) makes both fail, over and over."""
 
     def __init__(self, layer: Any) -> None:
         self.layer = layer
         self.up = True
         self.sockets: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()
         self.channel = ""
+        self.sent = 0
+        self.heard: asyncio.Future[int] | None = None
+        self.reader: asyncio.Task[None] | None = None
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     def away(self, *, but: LiveConsumer | None = None) -> None:
@@ -131,30 +147,64 @@ class LayerWatch:
             if socket is not but:
                 socket.layer_changed(False)
 
+    def joined(self) -> None:
+        """A socket has just joined its groups: the layer answers, and the watch can have a channel."""
+        if self.reader is None or self.reader.done():
+            self.reader = asyncio.get_running_loop().create_task(self.read())
+
     async def run(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(PROBE_SECONDS)
+                up = await self.answers()
+                if up == self.up and up:
+                    continue
+                if not up and self.up:
+                    log.warning("live updates paused: the channel layer does not answer")
+                self.up = up
+                for socket in list(self.sockets):
+                    socket.layer_changed(up)
+        finally:
+            if self.reader is not None:
+                self.reader.cancel()
+
+    async def read(self) -> None:
+        if not self.channel:
+            self.channel = await self.layer.new_channel()
         while True:
-            await asyncio.sleep(PROBE_SECONDS)
-            up = await self.answers()
-            if up == self.up and up:
-                continue
-            if not up and self.up:
-                log.warning("live updates paused: the channel layer does not answer")
-            self.up = up
-            for socket in list(self.sockets):
-                socket.layer_changed(up)
+            message = await self.layer.receive(self.channel)
+            if self.heard is not None and not self.heard.done() and message.get("probe") == self.sent:
+                self.heard.set_result(self.sent)
 
     async def answers(self) -> bool:
-        """A message to this watch's own channel comes back through the layer."""
+        """A message to this watch's own channel comes back through the layer (or, before it has
+        one, a message to a group nobody is in is taken)."""
+        self.sent += 1
+        probe = {"type": "live.probe", "probe": self.sent}
+        reading = self.reader is not None and not self.reader.done() and bool(self.channel)
+        self.heard = asyncio.get_running_loop().create_future()
         try:
+            if not reading:
+                await bounded(self.layer.group_send("live.probe", probe))
+                return True
+            await bounded(self.layer.send(self.channel, probe))
             async with asyncio.timeout(ANSWER_SECONDS):
-                if not self.channel:
-                    self.channel = await self.layer.new_channel()
-                await self.layer.send(self.channel, {"type": "live.probe"})
-                await self.layer.receive(self.channel)
+                await self.heard
         except Exception:  # noqa: BLE001 - any failure of the layer: Redis is away
-            self.channel = ""  # a pub/sub layer lets a channel go when its receive is cancelled
             return False
         return True
+
+
+_pending: set[asyncio.Task[Any]] = set()  # layer calls that outlived their wait (bounded)
+
+
+async def bounded(call: Coroutine[Any, Any, R]) -> R:
+    """`call`, waited for at most ANSWER_SECONDS (TimeoutError then). It is never cancelled: a
+    call into the layer cut off halfway could leave its Redis connection half made."""
+    task = asyncio.get_running_loop().create_task(call)
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)
+    return await asyncio.wait_for(asyncio.shield(task), ANSWER_SECONDS)
 
 
 _watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LayerWatch] = weakref.WeakKeyDictionary()

@@ -146,14 +146,17 @@ class PlayConsumer(LiveConsumer):
 
     # ------------------------------------------------------------ following the game played elsewhere
 
-    async def session_changed(self, message: dict[str, Any]) -> None:
-        """A change of the game, committed (games.session_pushes): sent unless this socket sent it."""
-        metrics.push_arrived(message)
-        self.told = max(self.told, (message["actions"], message["finished"]))
-        self.follow()
-
-    async def live_resumed(self, message: dict[str, Any]) -> None:
-        self.stale = True
+    async def deliver(self, message: dict[str, Any]) -> None:
+        """A change of the game, committed (games.session_pushes), or live updates resumed: the
+        game is read and sent (`follow`) unless this socket sent that state. Nothing here waits."""
+        kind = message.get("type")
+        if kind == session_pushes.CHANGED:
+            metrics.push_arrived(message)
+            self.told = max(self.told, (message["actions"], message["finished"]))
+        elif kind == "live.resumed":
+            self.stale = True
+        else:
+            return
         self.follow()
 
     def behind(self) -> bool:

@@ -38,7 +38,8 @@ def send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, metrics.push_sent({**message}))
+        # The group rides along: each process hands it to its own sockets of that group (web.sockets.live).
+        async_to_sync(layer.group_send)(group, metrics.push_sent({**message, "group": group}))
     except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
         log.exception("could not push to %s", group)
 
@@ -50,7 +51,7 @@ async def send_on_loop(group: str, message: dict[str, Any]) -> None:
     if layer is None or not layer_answers():
         return
     try:
-        await layer.group_send(group, metrics.push_sent({**message}))
+        await layer.group_send(group, metrics.push_sent({**message, "group": group}))
     except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
         log.exception("could not push to %s", group)
 

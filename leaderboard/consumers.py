@@ -110,7 +110,7 @@ class LeaderboardConsumer(PausableConsumer):
             # The usual case: nothing waiting and the spacing past, so send now, in the process's
             # turn (a task and a lock per watcher were most of a 1,000-watcher fan-out's cost).
             self.next_send = loop.time() + COALESCE_SECONDS
-            await self.send_json(_change(message))
+            await self.send(text_data=_change_text(message))
             return
         await self.board_change(message)
 
@@ -133,7 +133,7 @@ class LeaderboardConsumer(PausableConsumer):
             pending, self.pending = self.pending, {}
             if len(pending) == 1:
                 (event,) = pending.values()
-                await self.send_json(_change(event))
+                await self.send(text_data=_change_text(event))
             elif pending:
                 await self._send_snapshot(since=self.changed_at)
             # Spaced from when a message went out, not from when it was begun (a snapshot takes a query).
@@ -180,8 +180,13 @@ async def _shared_snapshot(board: Board, limit: int, *, since: float) -> str:
     return await asyncio.shield(read)
 
 
-def _change(event: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "change", "entry": event["entry"], "board": event["board"]}
+def _change_text(event: dict[str, Any]) -> str:
+    """The change's frame, encoded once for all of a process's watchers: each process reads a
+    group message once and hands every socket of the group the same dict (web.sockets.live)."""
+    text = event.get("text")
+    if text is None:
+        text = event["text"] = encode_frame({"type": "change", "entry": event["entry"], "board": event["board"]})
+    return str(text)
 
 
 def _limit(scope: dict[str, Any]) -> int:

@@ -208,9 +208,15 @@ def push_arrived(message: dict[str, Any]) -> None:
 
     The delay compares two processes' clocks: one machine's, or machines kept in step by NTP.
     """
-    kind = message.get("type", "")
-    PUSH_DELAY_SECONDS.labels(kind).observe(max(0.0, time.time() - float(message.get("sent_at", 0.0))))
-    PUSH_DELIVERIES.labels(kind).inc()
+    delay, deliveries = _push_metrics(message.get("type", ""))
+    delay.observe(max(0.0, time.time() - float(message.get("sent_at", 0.0))))
+    deliveries.inc()
+
+
+@cache
+def _push_metrics(kind: str) -> tuple[Histogram, Counter]:
+    """The push metrics of one type of change (a bounded set): labelled once, not per socket."""
+    return PUSH_DELAY_SECONDS.labels(kind), PUSH_DELIVERIES.labels(kind)
 
 
 class _PoolCollector(Collector):

@@ -1,9 +1,9 @@
 """Sockets fed by channel-layer groups: one channel per process, and open while the layer (Redis) is away.
 
 Channels' consumer asks the layer for a channel of its own before it serves a socket, and reads
-it in a task of its own, message by message. For a board's 5,000 watchers that was most of a
-push's cost (bench/README.md: 170 us of a worker's CPU a frame against 20), a channel and a
-task more for every open socket, and with Redis away no socket could open, not even to play.
+it in a task of its own, message by message. For a board's thousands of watchers that was most of
+a push's cost (bench/README.md, live push), a channel and a task more for every open socket, and
+with Redis away no socket could open, not even to play.
 Here each process has one channel (`LocalGroups`), joined to every group one of its sockets
 follows, and hands each group message to those sockets (`LiveConsumer.deliver`); a socket
 serves its client from the start, whatever the layer does.

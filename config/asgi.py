@@ -17,21 +17,17 @@ from web.http import ASGIHandler  # noqa: E402
 django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (web/http.py)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import URLRouter  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from operations.asgi import operated  # noqa: E402
 from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
 from web.sockets.origin import SameOriginValidator  # noqa: E402
-from web.sockets.resolved import Resolved  # noqa: E402
-from web.sockets.routes import Routes  # noqa: E402
 
 application = operated(  # health, metrics, request ids, access logs, the drain (operations/asgi.py)
     http=django_asgi_app,
-    websocket=Resolved(  # the stack fills the scope in, then the socket holds one scope
-        lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
-        Routes(websocket_urlpatterns),  # the consumer awaited from the socket's own frame
-    ),
+    websocket=SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))),
 )
 
 # Import every view now (the URLconf pulls in DRF, the API schema and their dependencies), not in a

@@ -154,10 +154,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Channel layer and cache: in-memory unless REDIS_URL names Redis.
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
+    # The pub/sub layer: a group message is one PUBLISH, which each process hands to its own sockets.
+    # Pub/sub channels are shared by every database of a Redis server: the default prefix names the
+    # database, so that services on different databases of one server hear only their own.
+    _redis_db = REDIS_URL.rsplit("/", 1)[-1] if REDIS_URL.count("/") > 2 else "0"
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_PREFIX", "asgi") or "asgi"},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_PREFIX", f"asgi{_redis_db}.") or "asgi"},
         }
     }
     CACHES = {

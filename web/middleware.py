@@ -23,8 +23,8 @@ def too_large_message() -> str:
 class BodySizeLimitMiddleware:
     """Refuse a body whose Content-Length is over the cap with 413 before anything reads it.
 
-    A body without one (chunked) is counted as it arrives: in daphne's request
-    (operations/body_cap.py) and in the ASGI handler (web/http.py)."""
+    A body without one (chunked) is capped by nginx, which reads it before a worker does
+    (deploy/nginx), and counted as it arrives in the ASGI handler (web/http.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -61,7 +61,7 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
         except urllib.error.HTTPError:
             pass  # it answers: a broken page fails its own test
 
-    # What `make run` and production run: daphne with the graceful stop and the body cap.
+    # What `make run` and production run: daphne with the graceful stop.
     with serving("config.asgi:application", port=port, env=env, log=SHOTS / "daphne.log", ready=answers, within=30):
         yield url
 

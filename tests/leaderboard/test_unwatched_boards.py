@@ -1,4 +1,6 @@
-"""A change on a board nobody watches is indexed but not pushed: the push would reach no one."""
+"""A change on a board nobody watches is indexed but, where the layer can tell (the embedded default's,
+which holds every member), not pushed: the push would reach no one. On Redis a push is one
+PUBLISH whoever listens: every change is pushed."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
+from asgiref.sync import async_to_sync
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from django.conf import settings
 from rest_framework.test import APIClient
@@ -15,7 +18,6 @@ from leaderboard import rank_index
 from leaderboard.models import BoardVersion
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, vector_log
-from tests.leaderboard.watchers import watching
 
 BOARD = f"code:{RUSSIAN_WIN}"
 LOG = vector_log(RUSSIAN_WIN)
@@ -28,13 +30,16 @@ def _submit(client: APIClient, moves: list[str]) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_only_a_watched_board_is_pushed_and_every_change_is_indexed(monkeypatch: pytest.MonkeyPatch) -> None:
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(groups, "get_channel_layer", lambda: layer)
     sent: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(groups, "send", lambda group, message: sent.append((group, message)))
     client = APIClient()
     client.force_authenticate(make_player("unwatched"))
     _submit(client, LOG[:20])  # nobody watches
-    with watching(groups.board_group(BOARD)):
-        _submit(client, LOG[:60])  # a better one, watched
+    async_to_sync(layer.group_add)(groups.board_group(BOARD), "watcher.stand-in")
+    _submit(client, LOG[:60])  # a better one, watched
+    async_to_sync(layer.group_discard)(groups.board_group(BOARD), "watcher.stand-in")
     _submit(client, LOG[:90])  # better again, nobody watches any more
     assert [(group, m["entry"]["rank"]) for group, m in sent] == [(groups.board_group(BOARD), 1)]
     assert BoardVersion.objects.get(board=BOARD).version == 3

@@ -12,9 +12,11 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
-from web.http import ASGIHandler  # noqa: E402
+from django.core.asgi import get_asgi_application  # noqa: E402
 
-django_asgi_app = ASGIHandler()  # Django's, with one thread trip per request (web/http.py)
+from web.bodies import WithLength  # noqa: E402
+
+django_asgi_app = WithLength(get_asgi_application())  # Django's handler; a chunked body given its length
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
@@ -40,6 +42,6 @@ _views = get_resolver().url_patterns
 
 # Start-up builds many objects that live as long as the process: leave them out of the garbage
 # collector's full passes, which otherwise scan them all (each pass a stall of every request in
-# flight; figures in bench/README.md). web/http.py freezes once more when the process is warm.
+# flight; figures in bench/README.md).
 gc.collect()
 gc.freeze()

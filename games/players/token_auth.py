@@ -52,7 +52,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from web.redis_clients import on_this_loop, shared_client
+from web.redis_clients import shared_client
 from web.sockets import sign_ins
 
 if TYPE_CHECKING:
@@ -277,33 +277,6 @@ class CachedTokenAuthentication(TokenAuthentication):
         token = Token.from_db(router.db_for_read(Token), _TOKEN_NAMES, [stored_as[name] for name in _TOKEN_NAMES])
         token.user = player
         return player, token
-
-    async def authenticate_on_loop(self, key: str) -> Player | None:
-        """The token's player for a request served on the event loop (web/loop_http.py), from this
-        process's copy or Redis. None where only PostgreSQL can tell (no entry, a tombstone, Redis
-        failing) or the answer would be a refusal (an inactive player, an expired token): the
-        request then goes to Django's path, which asks PostgreSQL and words any refusal."""
-        url = settings.REDIS_URL
-        if not url:
-            return None
-        name = cache_key(key)
-        local = local_cache()
-        stored = local.get(name) if local is not None else None
-        if stored is None:
-            generation = local.generation if local is not None else 0
-            try:
-                stored = await on_this_loop(url, decode=True).execute("GET", name)
-            except (redis.RedisError, OSError):
-                return None
-            if not stored or stored == _TOMBSTONE:
-                return None
-            if local is not None:
-                local.keep(name, stored, generation)
-        found = _decode(stored)
-        if found is None:
-            return None
-        player, created = found
-        return player if player.is_active and expires_at(created) > timezone.now() else None
 
 
 def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:

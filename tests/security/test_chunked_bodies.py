@@ -3,7 +3,7 @@
 `python -m operations.server` (what `make run`, the cluster and the image run) counts a body's
 bytes as they arrive and answers 413 at MAX_BODY_BYTES: a chunked body no longer streams to its
 end into the worker's memory. A chunked body under the cap is read whole and served like any
-other. The ASGI handler counts too, for a server that hands it a body in pieces.
+other. The ASGI application counts too (web/bodies.py), for a server that hands it a body in pieces.
 """
 
 from __future__ import annotations
@@ -161,14 +161,14 @@ async def asgi_post(path: str, pieces: list[bytes]) -> tuple[int, Any]:
 
 
 @pytest.mark.usefixtures("socket_cleanup")
-async def test_the_asgi_handler_counts_a_body_in_pieces_too() -> None:
+async def test_the_asgi_application_counts_a_body_in_pieces_too() -> None:
     status, body = await asgi_post("/api/auth/login", [b" " * 100_000] * 3)
     assert status == 413
     assert body["error"]["message"] == f"The body is too large: at most {CAP} bytes are accepted."
 
 
 @pytest.mark.usefixtures("socket_cleanup")
-async def test_the_asgi_handler_reads_a_body_without_content_length() -> None:
+async def test_the_asgi_application_reads_a_body_without_content_length() -> None:
     from channels.db import database_sync_to_async
 
     await database_sync_to_async(make_player)("erin", PASSWORD)

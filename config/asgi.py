@@ -15,8 +15,10 @@ django.setup(set_prefix=False)
 from django.core.asgi import get_asgi_application  # noqa: E402
 
 from web.bodies import WithLength  # noqa: E402
+from web.request_threads import KeptThreads  # noqa: E402
 
-django_asgi_app = WithLength(get_asgi_application())  # Django's handler; a chunked body given its length
+# Django's handler as it comes, in front of it a chunked body given its length and a kept thread lent.
+django_asgi_app = WithLength(KeptThreads(get_asgi_application()))
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from django.urls import get_resolver  # noqa: E402

@@ -48,7 +48,7 @@ def send(group: str, message: dict[str, Any]) -> None:
 
 
 async def send_on_loop(group: str, message: dict[str, Any]) -> None:
-    """`send` from the event loop itself (web/loop_http.py)."""
+    """`send` from the event loop itself (the async views, web/async_views.py)."""
     layer = get_channel_layer()
     if layer is None:
         return

@@ -2,8 +2,8 @@
 from the deal and stored as a result.
 
 `submit_log` serves a request's thread; `submit_on_loop` serves one without an idempotency key on
-the event loop (web/loop_http.py), with the loop's own clients, in the same order of checks and
-with the same answers: the per-player limit, the body's types, the code, whether the code is
+the event loop (the async view, web/async_views.py), with the loop's own clients, in the same order
+of checks and with the same answers: the per-player limit, the body's types, the code, whether the code is
 still secret (before the replay: its refusals and its numbers would be answers about a secret
 deal), the replay, the claimed score, and the one write of games.results.
 """

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from adrf.views import APIView as AsyncAPIView
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
@@ -26,7 +25,7 @@ from games.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
 from web import ratelimit
-from web.async_views import on_the_loop
+from web.async_views import AsyncAPIView, on_the_loop
 from web.errors import BadRequest
 
 
@@ -147,7 +146,7 @@ class FinishView(APIView):
         return Response(selectors.session_document(session, game, now=now))
 
 
-class SubmissionsView(AsyncAPIView):  # async (adrf): verified and stored on the event loop
+class SubmissionsView(AsyncAPIView):  # async: verified and stored on the event loop
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

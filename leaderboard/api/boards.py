@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from adrf.views import APIView
 from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -22,11 +21,11 @@ from games.ranking import KEY_LENGTH
 from leaderboard import loop_reads
 from leaderboard.api import params
 from leaderboard.api.documents import LeaderboardDocument
-from web.async_views import on_the_loop
+from web.async_views import AsyncAPIView, on_the_loop
 from web.errors import BadRequest
 
 
-class LeaderboardView(APIView):  # async (adrf): the hottest read, served on the event loop
+class LeaderboardView(AsyncAPIView):  # async: the hottest read, served on the event loop
     permission_classes = [AllowAny]
 
     @extend_schema(

@@ -54,9 +54,11 @@ def submit_log(
     if key is None:
         status, body, _ = _verify_submission(player=player, code=code, log=log, claimed_score=claimed_score, now=now)
         return status, body
-    digest = hashlib.sha256(
-        json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
+    try:
+        text = json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":"))
+    except RecursionError:  # parsed on the event loop, whose stack is shallower than this thread's
+        raise BadRequest(gettext("The body's JSON is nested too deeply.")) from None
+    digest = hashlib.sha256(text.encode()).hexdigest()
     earlier = Submission.objects.filter(player=player, key=key).first()
     if earlier is not None:
         return _replayed(earlier, digest)

@@ -1,5 +1,5 @@
 """DRF exception handler: every refusal answers in the error shape of docs/api.md, the sync views'
-and the async ones' (adrf, whose storage on the event loop raises psycopg's errors, not Django's)."""
+and the async ones' (web.async_views: their storage on the event loop raises psycopg's errors)."""
 
 from __future__ import annotations
 

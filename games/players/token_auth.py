@@ -48,7 +48,7 @@ from django.db import router
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -277,6 +277,19 @@ class CachedTokenAuthentication(TokenAuthentication):
         token = Token.from_db(router.db_for_read(Token), _TOKEN_NAMES, [stored_as[name] for name in _TOKEN_NAMES])
         token.user = player
         return player, token
+
+    def answers_at_once(self, request: Any) -> bool:
+        """Whether `authenticate` answers `request` without I/O, so on the event loop itself
+        (web.async_views): no token (or a header refused as it stands), or a token whose player this
+        process holds."""
+        header = get_authorization_header(request).split()
+        if len(header) != 2 or header[0].lower() != self.keyword.lower().encode():
+            return True
+        local = local_cache()
+        try:
+            return local is not None and local.get(cache_key(header[1].decode())) is not None
+        except UnicodeError:
+            return True
 
 
 def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:

@@ -250,3 +250,16 @@ async def test_production_sends_hsts_over_https_and_redirects_plain_http(setting
         assert answer["headers"]["strict-transport-security"] == "max-age=31536000; includeSubDomains; preload"
     else:
         assert answer["status"] == 301 and answer["headers"]["location"] == f"https://testserver{BOARD}"
+
+
+async def test_a_token_dropped_from_this_process_between_check_and_read_is_asked_of_the_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.players.token_auth import CachedTokenAuthentication
+
+    viewer = await _a_played_board()
+    by_token = {"Authorization": f"Token {await token_for(viewer)}"}
+    monkeypatch.setattr(CachedTokenAuthentication, "answers_at_once", lambda self, request: True)  # a stale check
+    # Its first read: neither this process nor Redis holds the token, only the database can answer.
+    answer = await request("GET", BOARD, headers=by_token)
+    assert answer["status"] == 200 and orjson.loads(answer["body"])["me"]["rank"] == 2

@@ -45,8 +45,8 @@ def send(group: str, message: dict[str, Any]) -> None:
 
 
 async def send_on_loop(group: str, message: dict[str, Any]) -> None:
-    """`send` from the event loop itself (the play socket's path, web/loop_http.py). Skipped while this
-    process finds the layer away (web.sockets.live): each action's push would fail the same way."""
+    """`send` from the event loop itself (the async views and the play socket's path). Skipped while
+    this process finds the layer away (web.sockets.live): each action's push would fail the same way."""
     layer = get_channel_layer()
     if layer is None or not layer_answers():
         return

@@ -121,7 +121,7 @@ def _stored(write: _Write) -> Result:
 async def store_on_loop(
     *, player: Player, outcome: Outcome, code: GameCode, board: str, finished_at: dt.datetime
 ) -> Result:
-    """`store_verified` of a submission's result on the event loop (web/loop_http.py): its one
+    """`store_verified` of a submission's result on the event loop (its async view): its one
     pipeline committed on the loop's own connection, with the other results that arrived meanwhile
     (web.database.group_commit), then the listeners told, and what they do after the commit (index
     and push the change) done on the loop with its own clients. A result whose listeners must write

@@ -2,8 +2,8 @@
 from the deal and stored as a result.
 
 `submit_log` serves a request's thread; `submit_on_loop` serves one without an idempotency key on
-the event loop (web/loop_http.py), with the loop's own clients, in the same order of checks and
-with the same answers: the per-player limit, the body's types, the code, whether the code is
+the event loop (the async view, web/async_views.py), with the loop's own clients, in the same order
+of checks and with the same answers: the per-player limit, the body's types, the code, whether the code is
 still secret (before the replay: its refusals and its numbers would be answers about a secret
 deal), the replay, the claimed score, and the one write of games.results.
 """
@@ -54,9 +54,11 @@ def submit_log(
     if key is None:
         status, body, _ = _verify_submission(player=player, code=code, log=log, claimed_score=claimed_score, now=now)
         return status, body
-    digest = hashlib.sha256(
-        json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
+    try:
+        text = json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":"))
+    except RecursionError:  # parsed on the event loop, whose stack is shallower than this thread's
+        raise BadRequest(gettext("The body's JSON is nested too deeply.")) from None
+    digest = hashlib.sha256(text.encode()).hexdigest()
     earlier = Submission.objects.filter(player=player, key=key).first()
     if earlier is not None:
         return _replayed(earlier, digest)

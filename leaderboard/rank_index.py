@@ -121,7 +121,7 @@ def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Place
 async def put_on_loop(
     board: str, player_id: int, sort_key: str, *, version: int = 0, exists: bytes | None = None
 ) -> tuple[Placed, bool | None]:
-    """`put` with the running event loop's own client (web/loop_http.py), and whether the key
+    """`put` with the running event loop's own client (the async views), and whether the key
     `exists` on the same Redis, asked in the same round trip (None when no key is given)."""
     put = ("EVAL", _PUT, 3, *keys(board), str(player_id), sort_key, str(version))
     try:
@@ -219,7 +219,7 @@ def page_key(board: str, limit: int) -> str:
 
 
 Command = tuple[str | int, ...]
-# A read of the index written once for a request's thread and for the event loop (web/loop_http.py):
+# A read of the index written once for a request's thread and for the event loop (the async views):
 # it yields the commands of one round trip (a pipeline) and is sent their replies, in order.
 PageRead = Generator[list[Command], list[Any], Page]
 
@@ -315,7 +315,7 @@ def pipelined(commands: list[Command]) -> list[Any]:
 
 
 def pipelined_on_loop(commands: list[Command]) -> Awaitable[list[Any]]:
-    """The same on the running event loop's own client (web/loop_http.py), sent before it returns
+    """The same on the running event loop's own client (the async views), sent before it returns
     (web.redis_clients.LoopRedis.pipeline): await the replies."""
     return client_on_loop().pipeline(commands)
 

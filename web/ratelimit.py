@@ -147,7 +147,7 @@ return {0, 0}
 
 
 async def hit_each_on_loop(limits: Sequence[Limit]) -> None:
-    """`hit` for each limit in turn, on the running event loop's own Redis client (web/loop_http.py),
+    """`hit` for each limit in turn, on the running event loop's own Redis client (the async views),
     all in one round trip; RateLimited for the first past its limit."""
     url = settings.REDIS_URL
     if not url:

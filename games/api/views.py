@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-import orjson
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -24,7 +24,8 @@ from games.boards import query_date
 from games.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
-from web import loop_http, ratelimit
+from web import ratelimit
+from web.async_views import AsyncAPIView, on_the_loop
 from web.errors import BadRequest
 
 
@@ -145,7 +146,7 @@ class FinishView(APIView):
         return Response(selectors.session_document(session, game, now=now))
 
 
-class SubmissionsView(APIView):
+class SubmissionsView(AsyncAPIView):  # async: verified and stored on the event loop
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -154,53 +155,38 @@ class SubmissionsView(APIView):
         operation_id="submit_log",
         summary="Verify a whole move list played elsewhere",
     )
-    def post(self, request: Request) -> Response:
+    async def post(self, request: Request) -> Response:
         data = _plainly_valid_submission(request.data) or _valid(SubmissionSerializer, request)
-        _address_limit(guests.client_address(request)).hit()
-        answer_status, body = submissions.submit_log(
-            player=_player(request),
-            code=data["code"],
-            log=data["moves"],
-            claimed_score=data.get("claimed_score"),
-            key=data.get("key"),
-        )
+        player, address = _player(request), _address_limit(guests.client_address(request))
+        if data.get("key") is None and on_the_loop(request):
+            answer_status, body = await submissions.submit_on_loop(
+                player=player,
+                code=data["code"],
+                log=data["moves"],
+                claimed_score=data.get("claimed_score"),
+                now=timezone.now(),
+                limits=[address],
+            )
+        else:  # an idempotency key's claim and its result commit in one transaction, on the thread
+            answer_status, body = await sync_to_async(_submit_on_thread)(player, address, data)
         return Response(body, status=answer_status)
 
 
-async def submit_on_loop(request: loop_http.Request) -> loop_http.Answer:
-    """SubmissionsView.post on the event loop (web/loop_http.py), for a player by token whose body
-    is read as it stands (no serializer to word it) and carries no idempotency key; any other goes
-    to Django's path, before anything is counted."""
-    if request.player is None or not _plain_json(request.headers.get("content-type", "")):
-        raise loop_http.Handover()
-    try:
-        body = orjson.loads(request.body)
-    except orjson.JSONDecodeError:
-        raise loop_http.Handover() from None  # DRF's parser words it (or reads what orjson does not)
-    data = _plainly_valid_submission(body)
-    if data is None or data["key"] is not None or not all(type(token) is str for token in data["moves"]):
-        raise loop_http.Handover()  # a token that is no string is refused in words that echo it as Python reads it
-    answer_status, document = await submissions.submit_on_loop(
-        player=request.player,
+def _submit_on_thread(player: Player, address: ratelimit.Limit, data: dict) -> submissions.Answer:
+    address.hit()
+    return submissions.submit_log(
+        player=player,
         code=data["code"],
         log=data["moves"],
-        claimed_score=data["claimed_score"],
-        now=timezone.now(),
-        limits=[_address_limit(request.client)],
+        claimed_score=data.get("claimed_score"),
+        key=data.get("key"),
     )
-    return loop_http.Answer(answer_status, document)
 
 
 def _address_limit(address: str) -> ratelimit.Limit:
     """The submissions per address (read when asked: the setting may change)."""
     message = gettext_noop("Too many submissions from this address.")
     return ratelimit.Limit("submissions-address", address, settings.RATE_SUBMISSIONS_PER_ADDRESS, 60, message)
-
-
-def _plain_json(content_type: str) -> bool:
-    """A Content-Type DRF's JSON parser reads as UTF-8 JSON."""
-    media, _, parameters = content_type.partition(";")
-    return media.strip().lower() == "application/json" and parameters.strip().lower() in ("", "charset=utf-8")
 
 
 def _plain_text(value: object, max_length: int) -> bool:
@@ -213,8 +199,7 @@ _SUBMISSION_FIELDS = frozenset(SubmissionSerializer().fields)
 
 def _plainly_valid_submission(data: object) -> dict | None:
     """The submission's fields when SubmissionSerializer would accept them unchanged; else None, and
-    the serializer decides (and words any refusal). Building a serializer is ~7% of the request's CPU.
-    """
+    the serializer decides (and words any refusal): building one costs more than the checks here."""
     if type(data) is not dict or not data.keys() <= _SUBMISSION_FIELDS:
         return None
     code, log = data.get("code"), data.get("moves")

@@ -4,7 +4,7 @@ nginx (deploy/nginx, as the cluster and docker-compose.yml run it) reads a body 
 sees any of it and refuses one over its cap as it arrives: an endless chunked body never reaches
 a worker's memory. Under it, a chunked body goes to the worker whole, with its length, and the
 worker refuses one over MAX_BODY_BYTES in the client's language, or serves it like any other.
-The ASGI handler counts too, for a server that hands it a body in pieces.
+The ASGI application counts too (web/bodies.py), for a server that hands it a body in pieces.
 """
 
 from __future__ import annotations
@@ -210,14 +210,14 @@ async def asgi_post(path: str, pieces: list[bytes]) -> tuple[int, Any]:
 
 
 @pytest.mark.usefixtures("socket_cleanup")
-async def test_the_asgi_handler_counts_a_body_in_pieces_too() -> None:
+async def test_the_asgi_application_counts_a_body_in_pieces_too() -> None:
     status, body = await asgi_post("/api/auth/login", [b" " * 100_000] * 3)
     assert status == 413
     assert body["error"]["message"] == f"The body is too large: at most {CAP} bytes are accepted."
 
 
 @pytest.mark.usefixtures("socket_cleanup")
-async def test_the_asgi_handler_reads_a_body_without_content_length() -> None:
+async def test_the_asgi_application_reads_a_body_without_content_length() -> None:
     from channels.db import database_sync_to_async
 
     await database_sync_to_async(make_player)("erin", PASSWORD)

@@ -197,3 +197,20 @@ async def test_limits_counted_on_the_loop_hold_while_redis_is_away(settings: Any
     await ratelimit.hit_each_on_loop(limits)
     with pytest.raises(ratelimit.RateLimited):
         await ratelimit.hit_each_on_loop(limits)
+
+
+@pytest.mark.redis
+async def test_limits_counted_together_stop_at_the_first_past_its_limit(settings: Any) -> None:
+    """A submission refused by its address's limit is not counted against its player's too."""
+    import redis
+
+    first = ratelimit.Limit("loop-first", "x", 1, 60, "First.")
+    second = ratelimit.Limit("loop-second", "x", 5, 60, "Second.")
+    await ratelimit.hit_each_on_loop([first, second])
+    with pytest.raises(ratelimit.RateLimited) as refused:
+        await ratelimit.hit_each_on_loop([first, second])
+    assert refused.value.message.startswith("First.") and 59 <= refused.value.retry_after <= 60
+    counters = redis.Redis.from_url(settings.REDIS_URL)
+    assert int(counters.get("rl:loop-second:x") or 0) == 1  # not counted past the first refusal, as in turn
+    assert int(counters.get("rl:loop-first:x") or 0) == 2
+    counters.delete("rl:loop-first:x", "rl:loop-second:x")

@@ -69,7 +69,7 @@ def daily_recap(*, player: Player, variant: object, date: dt.date | None, now: d
         )
     daily = result.daily
     published = now >= daily.publishes_at
-    clean = result.undos == 0
+    clean = result.is_clean
     clean_board = clean_twin(board.id)
     entry = selectors.entry_of(board=board, player_id=player.pk)
     clean_entry = selectors.entry_of(board=parse_board(clean_board), player_id=player.pk) if clean else None

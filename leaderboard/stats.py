@@ -39,7 +39,7 @@ def count_values(result: Result) -> dict[str, int | None]:
     russian = result.stored_code.game == "RU"
     return {
         "wins": int(result.won),
-        "clean_wins": int(result.won and result.undos == 0),
+        "clean_wins": int(result.won and result.is_clean),
         "best_score": None if russian else result.score,
         "best_cards_home": result.cards_home if russian else None,
         "best_moves": result.moves if russian else None,
@@ -99,7 +99,7 @@ def recount(*, player_id: int, variant: str) -> None:
     totals = counted.aggregate(
         games=Count("id"),
         wins=Count("id", filter=Q(won=True)),
-        clean_wins=Count("id", filter=Q(won=True, undos=0)),
+        clean_wins=Count("id", filter=Q(won=True) & Result.CLEAN),
         best_score=Max("score"),
     )
     if not totals["games"]:

@@ -345,10 +345,14 @@ def give_hint(*, player: Player, session_id: object, now: dt.datetime | None = N
     ratelimit.hit_in_process(
         "hints", str(key), limit=settings.RATE_ACTIONS, seconds=1, message=gettext_noop("Too many hints asked.")
     )
-    _refuse_unless_hinted(LiveSession.of(row), now)
+    current = LiveSession.of(row)
+    refuse_unless_on(current, now)
+    if current.is_blind_ranked(now):
+        raise Conflict(gettext(hints.HINT_BLIND), rule="no_hints_blind")
     with transaction.atomic():
         locked = session_for(player=player, session_id=key, lock=True)
-        _refuse_unless_hinted(LiveSession.of(locked), now)  # it may have ended meanwhile
+        if locked.finished:  # it ended meanwhile
+            raise Conflict(gettext(GAME_OVER))
         hint = live.game_for(locked).hint()
         if hint is not None:  # an answer that names no action tells nothing: not counted
             locked.hints += 1
@@ -356,12 +360,6 @@ def give_hint(*, player: Player, session_id: object, now: dt.datetime | None = N
             counted = locked.hints
             transaction.on_commit(lambda: live.count_hint(key, hints=counted), robust=True)
     return hints.hint_document(hint, hints=locked.hints)
-
-
-def _refuse_unless_hinted(session: LiveSession, now: dt.datetime) -> None:
-    refuse_unless_on(session, now)
-    if session.is_blind_ranked(now):
-        raise Conflict(gettext(hints.HINT_BLIND), rule="no_hints_blind")
 
 
 def play_out(*, player: Player, session_id: object, now: dt.datetime | None = None) -> LiveGame:

@@ -11,13 +11,13 @@ import uuid
 from typing import Any
 
 import redis
-from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from django.conf import settings
 
 from operations import metrics
+from web import storage
 from web.adapters import redis_group_key
-from web.redis_clients import on_this_loop, shared_client
 
 log = logging.getLogger(__name__)
 
@@ -35,20 +35,9 @@ def session_group(session_id: uuid.UUID) -> str:
     return f"session.{session_id}"
 
 
-def send(group: str, message: dict[str, Any]) -> None:
-    """Tell a group's sockets; a channel-layer failure loses the push, never the write behind it."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        # The group rides along: each process's hub routes it to its local sockets (games.hub).
-        async_to_sync(layer.group_send)(group, metrics.push_sent({**message, "group": group}))
-    except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
-        log.exception("could not push to %s", group)
-
-
-async def send_on_loop(group: str, message: dict[str, Any]) -> None:
-    """`send` from the event loop itself (web/loop_http.py)."""
+async def send(group: str, message: dict[str, Any]) -> None:
+    """Tell a group's sockets; a channel-layer failure loses the push, never the write behind it.
+    Sync code calls it through asgiref's async_to_sync."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -58,57 +47,46 @@ async def send_on_loop(group: str, message: dict[str, Any]) -> None:
         log.exception("could not push to %s", group)
 
 
-def watched(group: str) -> bool:
+async def watched(group: str) -> bool:
     """False only when no process listens to `group`: then a push to it (and on the embedded
     default the query for the rank it would carry) can be skipped.
 
-    A push is channels_redis's two round trips plus a hop to the event loop, for nobody, on most
-    boards (a code's board has no watchers most of the time): one EXISTS on the group's key, from
-    this thread, answers first. A watcher joins before it reads its snapshot (leaderboard.consumers),
-    so one who joins after this answered reads a board that already has the change. Any doubt
-    (another layer, sharded or unusual hosts, Redis failing) answers True: the push is tried as before.
+    A push is channels_redis's two round trips, for nobody, on most boards (a code's board has no
+    watchers most of the time): one EXISTS on the group's key answers first. A watcher joins before
+    it reads its snapshot (leaderboard.consumers), so one who joins after this answered reads a
+    board that already has the change. Any doubt (another layer, sharded or unusual hosts, Redis
+    failing) answers True: the push is tried as before.
     """
     asked = watch_key(group)
     if isinstance(asked, bool):
         return asked
-    address, key = asked
+    client = storage.redis_client()
     try:
-        return bool(shared_client(address).exists(key))
-    except (redis.RedisError, OSError, ValueError):
+        return bool(await client.exists(asked[1])) if client is not None else True
+    except (redis.RedisError, OSError):
         return True
 
 
-async def watched_on_loop(group: str) -> bool:
-    """`watched` with the running event loop's own Redis client."""
-    asked = watch_key(group)
-    if isinstance(asked, bool):
-        return asked
-    address, key = asked
-    try:
-        return bool(await on_this_loop(address).execute("EXISTS", key))
-    except (redis.RedisError, OSError, ValueError):
-        return True
-
-
-async def other_processes_on_loop(group: str, *, here: bool) -> bool:
+async def other_processes(group: str, *, here: bool) -> bool:
     """Whether a process other than this one is in `group` (`here`: this one is): each process's hub
     is one member of the group. Any doubt (another layer, Redis failing) answers True."""
     asked = watch_key(group)
     if isinstance(asked, bool):
         return asked and not isinstance(get_channel_layer(), InMemoryChannelLayer)  # in memory: one process
-    address, key = asked
+    client = storage.redis_client()
     try:
-        return int(await on_this_loop(address).execute("ZCARD", key)) > (1 if here else 0)
-    except (redis.RedisError, OSError, ValueError):
+        return int(await client.zcard(asked[1])) > (1 if here else 0) if client is not None else True
+    except (redis.RedisError, OSError):
         return True
 
 
 def watch_key(group: str) -> bool | tuple[str, bytes]:
-    """The Redis address and key whose existence says whether `group` has members, or the answer itself."""
+    """The Redis address (REDIS_URL's, the one the loop's client speaks to) and key whose existence
+    says whether `group` has members, or the answer itself."""
     layer = get_channel_layer()
     if layer is None:
         return False
     if isinstance(layer, InMemoryChannelLayer):
         return bool(layer.groups.get(group))  # the embedded default: one process, whose members it holds
     found = redis_group_key(layer, group) if isinstance(layer, RedisChannelLayer) else None
-    return True if found is None else found
+    return True if found is None or found[0] != settings.REDIS_URL else found

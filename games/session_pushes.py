@@ -19,6 +19,7 @@ import asyncio
 import uuid
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from django.db import transaction
 
 from games import groups, hub
@@ -57,8 +58,8 @@ def announce(session_id: uuid.UUID, *, actions: int, finished: bool) -> None:
     loop = serving_loop()
     if loop is not None:
         loop.call_soon_threadsafe(_spawn, group, message, True)
-    elif groups.watched(group):  # a request's thread (asgiref sends from its loop), a command, a test
-        groups.send(group, message)
+    else:  # a request's thread (asgiref sends from its loop), a command, a test
+        async_to_sync(_tell_watchers)(group, message)
 
 
 def _spawn(group: str, message: dict[str, Any], ask_first: bool) -> None:
@@ -71,12 +72,16 @@ async def _send(group: str, message: dict[str, Any], *, ask_first: bool) -> None
     if not hub.live_here():
         return  # the layer is away: each action's push would fail; the sockets re-read when it is back
     if ask_first:
-        # Most games over HTTP (scripts) have no socket open: one EXISTS spares the push's two round trips.
-        if await groups.watched_on_loop(group):
-            await groups.send_on_loop(group, message)
+        await _tell_watchers(group, message)
         return
     # The mover's own socket is in the group: most games are open in one tab, and a push nobody else
     # hears costs a send and its delivery back to this process (more than the action itself).
     here = hub.members_here(group)
-    if here > 1 or await groups.other_processes_on_loop(group, here=here > 0):
-        await groups.send_on_loop(group, message)
+    if here > 1 or await groups.other_processes(group, here=here > 0):
+        await groups.send(group, message)
+
+
+async def _tell_watchers(group: str, message: dict[str, Any]) -> None:
+    # Most games over HTTP (scripts) have no socket open: one EXISTS spares the push's two round trips.
+    if await groups.watched(group):
+        await groups.send(group, message)

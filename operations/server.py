@@ -155,12 +155,11 @@ class GracefulServer(Server):
 
 
 async def _close_loop_connections() -> None:
-    """The event loop's own connections and clients (web/per_loop.py: the play sockets' group commit,
-    the reads and Redis client of the HTTP requests served on the loop)."""
-    from web.per_loop import close_this_loops
+    """The event loop's pool and Redis client (web/storage.py)."""
+    from web import storage
 
     try:
-        await close_this_loops()
+        await storage.close()
     except Exception:  # noqa: BLE001 - as below: the process ends either way
         log.exception("could not close the event loop's database connection")
 

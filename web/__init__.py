@@ -2,8 +2,8 @@
 
 Refusals and their one error shape (web.errors, web.api_errors, web.views), the request guards
 (web.middleware), the HTTP handler (web.http), the sockets' base consumer, handshake checks and
-close codes (web.sockets), rate limits (web.ratelimit), the process's Redis clients
-(web.redis_clients), the database backend and prepared statements (web.database), and the few
-reaches into libraries' internals (web.adapters). It knows no app: nothing here imports games
+close codes (web.sockets), rate limits (web.ratelimit), how async code reaches PostgreSQL and
+Redis (web.storage, web.group_commit), and the few reaches into libraries' internals
+(web.adapters). It knows no app: nothing here imports games
 or leaderboard (tests/foundation/test_layout.py).
 """

@@ -15,6 +15,8 @@ it back (entries are only ever added where nothing is stored). Without
 Redis, or while it fails, every request asks PostgreSQL as before. What a
 cache cannot see: a revocation while Redis is unreachable, or a bulk
 `QuerySet.update()` of players, leaves an entry to live out CACHE_SECONDS.
+Redis is asked with the event loop's client (web.storage): async code awaits
+`authenticate_token`, DRF's sync path goes through asgiref's async_to_sync.
 
 Each process also keeps the entries it read (LOCAL_SECONDS), so a script's
 requests cost no Redis round trip either, but only while it listens to the
@@ -38,9 +40,10 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import redis
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
@@ -52,7 +55,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from web.redis_clients import on_this_loop, shared_client
+from web import storage
 from web.sockets import sign_ins
 
 if TYPE_CHECKING:
@@ -72,11 +75,6 @@ _FIELDS = [field for field in Player._meta.concrete_fields if field.attname != "
 _NAMES = [field.attname for field in _FIELDS]
 _DATETIMES = frozenset(field.attname for field in _FIELDS if field.get_internal_type() == "DateTimeField")
 _TOKEN_NAMES = [field.attname for field in Token._meta.concrete_fields]
-
-
-def _redis() -> redis.Redis | None:
-    url = settings.REDIS_URL
-    return shared_client(url, decode=True) if url else None
 
 
 def _prefix() -> str:
@@ -236,34 +234,34 @@ class CachedTokenAuthentication(TokenAuthentication):
     and refusing a token past its expiry (TOKEN_SECONDS after it was made)."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        client = _redis()
+        """DRF's sync path: `authenticate_token`."""
+        return async_to_sync(self.authenticate_token)(key)
+
+    async def authenticate_token(self, key: str) -> tuple[Player, Token]:
+        """The token's player and the token, from this process's copy or Redis, else from
+        PostgreSQL (and then kept); DRF's AuthenticationFailed if refused."""
+        client = storage.redis_client()
         if client is None:
-            user, token = super().authenticate_credentials(key)
-            _refuse_if_expired(token.created)
-            return user, token
+            return await self._from_database(key)
         name = cache_key(key)
         local = local_cache()
         stored = local.get(name) if local is not None else None
+        generation = local.generation if local is not None else 0
         if stored is None:
-            generation = local.generation if local is not None else 0
             try:
-                # redis-py types the sync client's replies as its async one's too (Awaitable | Any)
-                stored = cast("str | None", client.get(name))
+                stored = await client.get(name)
             except (redis.RedisError, OSError) as error:
                 log.warning("token cache unavailable, asking PostgreSQL: %s", error)
-                user, token = super().authenticate_credentials(key)
-                _refuse_if_expired(token.created)
-                return user, token
+                return await self._from_database(key)
             if local is not None and stored and stored != _TOMBSTONE:
                 local.keep(name, stored, generation)
         found = _decode(stored) if stored and stored != _TOMBSTONE else None
         if found is None:
-            user, token = super().authenticate_credentials(key)
-            _refuse_if_expired(token.created)
+            user, token = await self._from_database(key)
             if stored is None and isinstance(user, Player):
                 text = _encode(user, token.created)
                 try:
-                    if client.set(name, text, nx=True, ex=CACHE_SECONDS) and local is not None:
+                    if await client.set(name, text, nx=True, ex=CACHE_SECONDS) and local is not None:
                         local.keep(name, text, generation)
                 except (redis.RedisError, OSError) as error:
                     log.warning("token cache unavailable, not kept: %s", error)
@@ -278,32 +276,10 @@ class CachedTokenAuthentication(TokenAuthentication):
         token.user = player
         return player, token
 
-    async def authenticate_on_loop(self, key: str) -> Player | None:
-        """The token's player for a request served on the event loop (web/loop_http.py), from this
-        process's copy or Redis. None where only PostgreSQL can tell (no entry, a tombstone, Redis
-        failing) or the answer would be a refusal (an inactive player, an expired token): the
-        request then goes to Django's path, which asks PostgreSQL and words any refusal."""
-        url = settings.REDIS_URL
-        if not url:
-            return None
-        name = cache_key(key)
-        local = local_cache()
-        stored = local.get(name) if local is not None else None
-        if stored is None:
-            generation = local.generation if local is not None else 0
-            try:
-                stored = await on_this_loop(url, decode=True).execute("GET", name)
-            except (redis.RedisError, OSError):
-                return None
-            if not stored or stored == _TOMBSTONE:
-                return None
-            if local is not None:
-                local.keep(name, stored, generation)
-        found = _decode(stored)
-        if found is None:
-            return None
-        player, created = found
-        return player if player.is_active and expires_at(created) > timezone.now() else None
+    async def _from_database(self, key: str) -> tuple[Any, Token]:
+        user, token = await sync_to_async(super().authenticate_credentials)(key)
+        _refuse_if_expired(token.created)
+        return user, token
 
 
 def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:
@@ -311,19 +287,25 @@ def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:
     PostgreSQL. The play sockets of `players` ask the database again on their next message."""
     signed_out = [sign_ins.player_name(pk) for pk in players]
     sign_ins.heard(signed_out)  # this process's sockets at once, before the change commits
-    client = _redis()
-    if client is None or not (token_keys or signed_out):
+    if not settings.REDIS_URL or not (token_keys or signed_out):
         return
     names = [cache_key(key) for key in token_keys]
     local = local_cache()
     if local is not None:
         local.drop(names)
+    async_to_sync(_tell_processes)(names, signed_out)
+
+
+async def _tell_processes(names: list[str], signed_out: list[str]) -> None:
+    client = storage.redis_client()
+    if client is None:
+        return
     try:
         pipe = client.pipeline(transaction=False)
         for name in names:
             pipe.set(name, _TOMBSTONE, ex=TOMBSTONE_SECONDS)
         pipe.publish(channel(), " ".join(names + signed_out))
-        pipe.execute()
+        await pipe.execute()
     except (redis.RedisError, OSError) as error:
         log.error("token cache not told of a change (%s): cached entries live out %s s", error, CACHE_SECONDS)
 

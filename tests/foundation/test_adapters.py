@@ -88,11 +88,11 @@ def test_no_group_key_is_guessed_for_a_sharded_or_configured_layer() -> None:
 
 @pytest.mark.redis
 async def test_the_group_key_exists_in_redis_exactly_while_the_group_has_a_member() -> None:
-    from web.redis_clients import shared_client
+    import redis
 
     layer = RedisChannelLayer(hosts=[settings.REDIS_URL], prefix=f"pin-{uuid.uuid4().hex[:8]}")
     address, key = adapters.redis_group_key(layer, "room.pin") or ("", b"")
-    client = shared_client(address)
+    client = redis.Redis.from_url(address)
     channel = await layer.new_channel()
     try:
         await layer.group_add("room.pin", channel)

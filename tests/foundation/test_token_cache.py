@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import pytest
@@ -191,27 +190,22 @@ def test_a_token_answered_from_the_cache_is_the_stored_row() -> None:
     assert Token.objects.filter(user=player).count() == 1
 
 
-def test_on_the_loop_each_request_gets_a_player_of_its_own_and_a_changed_entry_is_read_anew() -> None:
-    """The loop decodes an entry's text once (games/players/token_auth.py), but builds each request its
-    own player from it, and a changed player's new entry is not answered from the old text."""
+def test_each_request_gets_a_player_of_its_own_and_a_changed_entry_is_read_anew() -> None:
+    """An entry's text is decoded once (games/players/token_auth.py), but each request is built a
+    player of its own from it, and a changed player's new entry is not answered from the old text."""
     player = make_player()
     key = _token(player)
-    authentication = token_auth.CachedTokenAuthentication()
-    authentication.authenticate_credentials(key)  # Django's path puts the entry in the cache
-
-    async def on_loop() -> Player | None:
-        return await authentication.authenticate_on_loop(key)
-
-    first = asyncio.run(on_loop())
-    assert first is not None and first.username == "alice"
+    authenticate = token_auth.CachedTokenAuthentication().authenticate_credentials
+    authenticate(key)  # a first read puts the entry in the cache
+    first, _ = authenticate(key)
+    assert first.username == "alice"
     first.username = "changed by one request"
-    second = asyncio.run(on_loop())
-    assert second is not None and second is not first and second.username == "alice"
+    second, _ = authenticate(key)
+    assert second is not first and second.username == "alice"
 
     player.username = "alicia"
-    player.save()  # the entry is tombstoned: the loop hands the request to Django's path
-    assert asyncio.run(on_loop()) is None
+    player.save()  # the entry is tombstoned: PostgreSQL answers
+    assert authenticate(key)[0].username == "alicia"
     redis.Redis.from_url(settings.REDIS_URL).delete(token_auth.cache_key(key))  # the tombstone's time is up
-    authentication.authenticate_credentials(key)  # Django's path caches the renamed player
-    renamed = asyncio.run(on_loop())
-    assert renamed is not None and renamed.username == "alicia"
+    authenticate(key)  # cached again, renamed
+    assert authenticate(key)[0].username == "alicia" and _stored(key) is not None

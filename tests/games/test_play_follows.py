@@ -187,10 +187,10 @@ async def test_a_move_is_pushed_only_when_another_process_or_socket_follows_the_
     assert layer is not None
     mine, other = await layer.new_channel(), await layer.new_channel()
     await layer.group_add(group, mine)
-    assert not await groups.other_processes_on_loop(group, here=True)  # only this process
-    assert await groups.other_processes_on_loop(group, here=False)  # not this one: someone else is
+    assert not await groups.other_processes(group, here=True)  # only this process
+    assert await groups.other_processes(group, here=False)  # not this one: someone else is
     await layer.group_add(group, other)
-    assert await groups.other_processes_on_loop(group, here=True)
+    assert await groups.other_processes(group, here=True)
     await layer.group_discard(group, mine)
     await layer.group_discard(group, other)
-    assert not await groups.other_processes_on_loop(group, here=False)
+    assert not await groups.other_processes(group, here=False)

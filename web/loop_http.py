@@ -2,8 +2,8 @@
 
 Play's common action is judged on the loop (games/play_loop.py); this does as much for the hottest
 HTTP requests. A URL pattern made by `web.lean.lean(View, method, on_loop=handler)` names an async
-`handler(request, **kwargs)` that answers from the loop's own clients (web.database.loop_connection,
-web.redis_clients.on_this_loop) or raises `Handover`: the request then goes to Django's path
+`handler(request, **kwargs)` that answers from the loop's own clients (web.storage) or raises
+`Handover`: the request then goes to Django's path
 (web/http.py) as before, which serves it and words any refusal. A handler hands over before it has
 done anything that counts (a rate-limit hit, a write), so no request is served twice.
 
@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-import psycopg
 from django.conf import settings
 from django.core.signals import setting_changed
-from django.db import connections
+from django.db import DatabaseError, DataError, connections
 from django.http import QueryDict
 from django.http.request import split_domain_port, validate_host
 from django.urls import Resolver404, get_resolver
@@ -112,8 +111,8 @@ async def serve(scope: dict[str, Any], body: bytes) -> tuple[int, Headers, bytes
             return None
         except ServiceError as refusal:
             answer = _refused(refusal)
-        except psycopg.Error as error:  # after a handler counted or wrote: answered here, as Django's path would
-            answer = _refused(database_refusal(error, data=isinstance(error, psycopg.DataError)))
+        except DatabaseError as error:  # after a handler counted or wrote: answered here, as Django's path would
+            answer = _refused(database_refusal(error, data=isinstance(error, DataError)))
     content = _encode(answer.document)
     # A session is read (so Vary names Cookie) when no token signed the request in: DRF's session
     # authenticator then looks for one, as Django's chain does.
@@ -226,7 +225,17 @@ async def _player(headers: dict[str, str]) -> tuple[Any, bool]:
 @functools.cache
 def _on_loop_authentication() -> Callable[[str], Awaitable[Any]] | None:
     """The token authentication's answer on the loop, if it has one (asked once, not per request)."""
-    return getattr(token_authentication(), "authenticate_on_loop", None)
+    authenticate = getattr(token_authentication(), "authenticate_token", None)
+    if authenticate is None:
+        return None
+
+    async def player(key: str) -> Any:
+        try:
+            return (await authenticate(key))[0]
+        except Exception:  # noqa: BLE001 - refused, or the database away: Django's path answers, in words
+            return None
+
+    return player
 
 
 def _refused(refusal: ServiceError) -> Answer:

@@ -181,7 +181,7 @@ async def submit_on_loop(request: loop_http.Request) -> loop_http.Answer:
     data = _plainly_valid_submission(body)
     if data is None or data["key"] is not None or not all(type(token) is str for token in data["moves"]):
         raise loop_http.Handover()  # a token that is no string is refused in words that echo it as Python reads it
-    answer_status, document = await submissions.submit_on_loop(
+    answer_status, document = await submissions.submit(
         player=request.player,
         code=data["code"],
         log=data["moves"],

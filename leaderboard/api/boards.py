@@ -21,8 +21,7 @@ from games.services import close_expired_dailies, expired_daily_attempt_sql
 from leaderboard import loop_reads, selectors
 from leaderboard.api import params
 from leaderboard.api.documents import LeaderboardDocument
-from web import loop_http
-from web.database.loop_connection import reads
+from web import loop_http, storage
 from web.errors import BadRequest
 
 
@@ -73,7 +72,7 @@ async def read_on_loop(request: loop_http.Request, board: str) -> loop_http.Answ
     read = _read_of(board, request.query, now)
     if read.board.date is not None:
         sql, sql_params = expired_daily_attempt_sql(now)
-        if await reads.get().fetchone(sql, sql_params) is not None:
+        if await storage.fetchone(sql, sql_params) is not None:
             raise loop_http.Handover()  # attempts to close first: Django's path does it
     viewer = selectors.player_id_of(request.player)
     document = await loop_reads.board(

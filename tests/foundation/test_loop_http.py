@@ -14,7 +14,6 @@ from typing import Any
 
 import orjson
 import pytest
-import redis
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
@@ -125,38 +124,6 @@ async def test_board_reads_on_the_loop_answer_as_django_does(served: list[bool])
     assert loop == django and loop["status"] == 200
 
 
-async def test_a_board_read_on_the_loop_asks_postgresql_and_redis_at_once(
-    served: list[bool], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from web.database.loop_connection import LoopConnection
-    from web.redis_clients import LoopRedis
-
-    viewer = await _a_played_board()
-    by_token = {"Authorization": f"Token {await _token_for(viewer)}"}
-    await request("GET", BOARD, headers=by_token)  # the token cache knows it now
-    events: list[str] = []
-
-    async def answered(kind: str, replies: Any) -> Any:
-        try:
-            return await replies
-        finally:
-            events.append(f"{kind} answered")
-
-    def traced(kind: str, real: Any) -> Any:
-        def call(self: Any, *args: Any) -> Any:
-            events.append(f"{kind} asked")  # when called: the Redis client sends then, not once awaited
-            return answered(kind, real(self, *args))
-
-        return call
-
-    monkeypatch.setattr(LoopConnection, "fetchone", traced("postgresql", LoopConnection.fetchone))
-    monkeypatch.setattr(LoopRedis, "pipeline", traced("redis", LoopRedis.pipeline))
-    served.clear()
-    answer = await request("GET", BOARD, headers=by_token)
-    assert served == [True] and answer["status"] == 200 and b'"me":{"rank":2' in answer["body"]
-    assert sorted(events[:2]) == ["postgresql asked", "redis asked"]  # each asked before either answered
-
-
 async def test_my_rank_is_of_postgresql_s_key_when_the_index_names_another_member_for_me(served: list[bool]) -> None:
     import redis as redis_client
 
@@ -236,19 +203,17 @@ async def test_an_expired_token_is_refused(served: list[bool], settings: Any) ->
     assert refused["status"] == 401 and b"expired" in refused["body"] and served[-1] is False
 
 
-async def test_redis_failing_mid_read_hands_over_to_the_sql_answer(
-    served: list[bool], monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_redis_failing_mid_read_gives_the_sql_answer(served: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
     await _a_played_board()
     expected = await request("GET", BOARD)
     assert expected["status"] == 200 and served[-1] is True
 
-    async def failing(commands: Any) -> Any:
-        raise redis.ConnectionError("Redis went away")
+    async def failing(board: str, **read: Any) -> Any:
+        raise rank_index.RankIndexUnavailable("Redis went away")
 
-    monkeypatch.setattr(rank_index, "pipelined_on_loop", failing)
+    monkeypatch.setattr(rank_index, "read_page", failing)
     answered = await request("GET", BOARD)
-    assert served[-1] is False and answered["status"] == 200 and answered["body"] == expected["body"]
+    assert answered["status"] == 200 and answered["body"] == expected["body"]
 
 
 async def test_a_daily_with_an_attempt_to_close_is_closed_by_django_first(served: list[bool]) -> None:
@@ -500,45 +465,6 @@ async def test_a_submission_on_the_loop_is_indexed_and_pushed_to_the_boards_watc
     assert await database_sync_to_async(index.total)() == 1  # indexed by the loop, and the clean twin too
     assert await database_sync_to_async(rank_index.RedisRanks(f"code:{CODE}:clean").total)() == 1
     await watcher.disconnect()
-
-
-async def test_an_unwatched_submission_on_the_loop_takes_one_redis_trip_per_board_after_its_limits(
-    served: list[bool], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from web.redis_clients import LoopRedis
-
-    _, by_token = await _token_player("counted")
-    trips: list[list[str]] = []
-    real = LoopRedis.pipeline
-
-    async def counted(self: LoopRedis, commands: Any) -> list[Any]:
-        trips.append([str(command[0]) for command in commands])
-        return await real(self, commands)
-
-    monkeypatch.setattr(LoopRedis, "pipeline", counted)
-    served.clear()
-    body = orjson.dumps({"code": CODE, "moves": vector_log(CODE)[:40]})
-    answered = await request("POST", "/api/submissions", body=body, headers=by_token)
-    assert answered["status"] == 201 and served == [True]
-    # The limits; then for the board and its clean twin, the index put with the watchers' check.
-    assert trips == [["EVAL"], ["EVAL", "EXISTS"], ["EVAL", "EXISTS"]]
-    for board in (f"code:{CODE}", f"code:{CODE}:clean"):
-        assert await database_sync_to_async(rank_index.RedisRanks(board).total)() == 1
-
-
-async def test_limits_counted_together_stop_at_the_first_past_its_limit() -> None:
-    from web import ratelimit
-
-    first = ratelimit.Limit("loop-first", "x", 1, 60, "First.")
-    second = ratelimit.Limit("loop-second", "x", 5, 60, "Second.")
-    await ratelimit.hit_each_on_loop([first, second])
-    with pytest.raises(ratelimit.RateLimited) as refused:
-        await ratelimit.hit_each_on_loop([first, second])
-    assert refused.value.message.startswith("First.") and 59 <= refused.value.retry_after <= 60
-    counters = redis.Redis.from_url(settings.REDIS_URL)
-    assert int(counters.get("rl:loop-second:x") or 0) == 1  # not counted past the first refusal, as in turn
-    assert int(counters.get("rl:loop-first:x") or 0) == 2
-    counters.delete("rl:loop-first:x", "rl:loop-second:x")
 
 
 def test_requests_asking_the_same_query_share_parameters_none_can_change() -> None:

@@ -3,16 +3,20 @@ days of dailies played by simulated honest players and simulated cheaters of sev
 attempt through the real services (start, each action with its time, finish) on a database of the
 run's own, the signals computed and stored as they are for a real result.
 
-Run: .venv/bin/python bench/fairplay.py [--days N] [--honest N] [--variant V] [--budget S]
+Run: .venv/bin/python bench/fairplay.py [--days N] [--honest N] [--strong N] [--variant V]
+     [--budget S] [--dump FILE]
 
 Dailies: the real preparer (games.daily_preparation.prepare_daily) with a small solver budget; a
 day whose daily is not certified (no par line) is skipped.
 
-Honest players see only what a player sees: each keeps the engine's game and chooses among its
-legal actions by what the view shows (face-up cards, counts of face-down cards), never a hidden
-card: one move ahead, judged without the card a move would turn. They never undo. Their pace is a
-log-normal around a person's (median FAIR_PLAY gap 1.8 s, most gaps 0.6-5 s, never under the
-250 ms of a deliberate click; bench/README.md, "Fair play"), with a few quick flurries. Most
+Honest players see only what a player sees: never a hidden card, never an undo. Two kinds:
+- honest: chooses among the legal actions by what the view shows (face-up cards, counts of
+  face-down cards), one move ahead, judged without the card a move would turn;
+- strong: guesses the hidden cards (a shuffle of the unseen ones), plays the solver's line for the
+  guess up to the next card turned or row dealt, then guesses again: the strongest play that sees
+  only the view we can simulate.
+Their pace is a log-normal around a person's (median gap 1.8 s, most gaps 0.6-5 s, never under
+the 250 ms of a deliberate click; bench/README.md, "Fair play"), with a few quick flurries. Most
 accounts are old with a history; some are new; a share of them plays from an address another
 honest player of the day used (a household, a campus, carrier NAT).
 
@@ -28,15 +32,20 @@ opening, or (after the close) from the published par line. The kinds:
 - par_human: one scout from the same browser; the par line at a person's pace;
 - par_elsewhere: scouts on other devices and addresses; the par line at a person's pace, from an
   old account with history;
-- own_elsewhere: scouts elsewhere, a line of their own at a person's pace, from an old account.
+- own_elsewhere: scouts elsewhere, a line of their own at a person's pace, from an old account;
+- own_padded: as own_elsewhere, the line padded to 1.3-1.6 times par with wasted moves (a card
+  or group moved where it fits and straight back).
 
-Prints the share of each kind's results the screen flagged, and why.
+Prints the share of each kind's results the screen flags now, and the share the screen before the
+blind-choice signal flagged (when a win within FAIR_PLAY_NEAR_PAR held a result alone), why, and
+each kind's blind choices against chance.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import math
 import os
 import random
@@ -51,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.stack import Stack  # noqa: E402
 
-KINDS = ("par_fast", "own_fast", "spread", "par_human", "par_elsewhere", "own_elsewhere")
+KINDS = ("par_fast", "own_fast", "spread", "par_human", "par_elsewhere", "own_elsewhere", "own_padded")
 FIRST_DATE = dt.date(2026, 1, 5)
 MACHINE_MS = (15, 40)  # a script's gaps: the server's own answer time and no more
 HISTORY_CODE = "SD1-S1-HJSZOZN"  # a free-play deal for the old accounts' past games
@@ -119,31 +128,117 @@ def honest_line(code: str, rng: random.Random, cap: int = 400) -> list[str]:
     tokens: list[str] = []
     seen: set[str] = set()
     while not game.won and len(tokens) < cap:
-        view = game.view()
-        best: tuple[float, str] | None = None
-        for action in game.legal_actions():
-            token = str(action)
-            if token.startswith("U"):
-                continue
-            trial = game.copy()
-            trial.push(action)
-            after = trial.view()
-            key = repr(after["columns"]) + repr(after["stock"])
-            if key in seen:
-                continue
-            value = _visible_score(after, view) + rng.random() * 2  # a person's hesitation
-            if token == "D":
-                value -= 8  # deal when nothing better shows
-            if best is None or value > best[0]:
-                best = (value, token)
-        if best is None:
+        action = _greedy_step(game, rng, seen)
+        if action is None:
             break
-        chosen = next(a for a in game.legal_actions() if str(a) == best[1])
-        game.push(chosen)
-        tokens.append(best[1])
+        game.push(action)
+        tokens.append(str(action))
         after = game.view()
         seen.add(repr(after["columns"]) + repr(after["stock"]))
     return tokens
+
+
+def _greedy_step(game, rng: random.Random, seen: set[str]):  # type: ignore[no-untyped-def]
+    """The move that looks best one move ahead on the view (never back to a position seen)."""
+    view = game.view()
+    best = None
+    for action in game.legal_actions():
+        token = str(action)
+        if token.startswith("U"):
+            continue
+        trial = game.copy()
+        trial.push(action)
+        after = trial.view()
+        if repr(after["columns"]) + repr(after["stock"]) in seen:
+            continue
+        value = _visible_score(after, view) + rng.random() * 2  # a person's hesitation
+        if token == "D":
+            value -= 8  # deal when nothing better shows
+        if best is None or value > best[0]:
+            best = (value, action)
+    return None if best is None else best[1]
+
+
+def _guessed(game, rng: random.Random):  # type: ignore[no-untyped-def]
+    """The position with its hidden cards (face-down and stock) shuffled among themselves: a deal
+    the view cannot tell from the real one (what is hidden is the deck less what is seen)."""
+    from games.engine import Game
+
+    state = game.state()
+    hidden = [card for column in state["columns"] for card in column["down"]] + list(state["stock"])
+    rng.shuffle(hidden)
+    cards = iter(hidden)
+    for column in state["columns"]:
+        column["down"] = [next(cards) for _ in column["down"]]
+    state["stock"] = [next(cards) for _ in state["stock"]]
+    return Game.from_state(state)
+
+
+def strong_line(code: str, rng: random.Random, budget: float = 0.1, cap: int = 500) -> list[str]:
+    """A strong player who sees only the view: guesses the hidden cards (a shuffle of the unseen
+    ones), plays the solver's line for that guess up to the next card turned or row dealt, then
+    guesses again; the one-move-ahead player until the next card shows when no guess is won in time.
+    No undo."""
+    from games.engine import DealRow, Game, parse_action
+    from games.solver import solve_game
+
+    game = Game.from_code(code)
+    tokens: list[str] = []
+    plan: list[str] = []
+    seen: set[str] = set()
+    guess = True
+    while not game.won and len(tokens) < cap:
+        if not plan and guess:
+            guess = False
+            for _ in range(2):
+                solution = solve_game(_guessed(game, rng), budget)
+                if solution.status == "won":
+                    plan = list(solution.actions)
+                    break
+        if plan:
+            action = parse_action(plan.pop(0))
+        else:
+            step = _greedy_step(game, rng, seen)
+            if step is None:
+                break
+            action = step
+        game.push(action)
+        tokens.append(str(action))
+        after = game.view()
+        seen.add(repr(after["columns"]) + repr(after["stock"]))
+        if game.last_action_revealed or type(action) is DealRow:
+            plan, guess = [], True
+    return tokens
+
+
+def pad_line(code: str, line: list[str], rng: random.Random, moves: int) -> list[str]:
+    """`line` with wasted moves put in at random places until it is `moves` long: a card or group
+    moved to another column where it fits and straight back, turning nothing."""
+    from games.engine import Game, Move, parse_action
+
+    game = Game.from_code(code)
+    spots = Counter(rng.randrange(len(line)) for _ in range(max(0, moves - len(line)) // 2))
+    padded: list[str] = []
+    for i, token in enumerate(line):
+        for _ in range(spots[i]):
+            columns = game.view()["columns"]
+            pairs = []
+            for action in game.legal_actions():
+                if type(action) is not Move or action.count == len(columns[action.source - 1]["up"]):
+                    continue  # a move that would turn a card or empty a column is no waste
+                back = Move(action.target, action.count, action.source)
+                trial = game.copy()
+                trial.push(action)
+                if trial.is_legal(back):
+                    pairs.append((action, back))
+            if pairs:
+                there, back = rng.choice(pairs)
+                game.push(there)
+                game.push(back)
+                padded += [str(there), str(back)]
+        game.push(parse_action(token))
+        padded.append(token)
+    return padded
 
 
 def own_line(code: str, rng: random.Random, budget: float) -> list[str] | None:
@@ -234,19 +329,21 @@ class Run:
         at += dt.timedelta(seconds=2)
         if not session.finished:
             services.finish_session(player=player, session_id=session.id, now=at)
-        result = Result.objects.select_related("fair_play").filter(session=session).first()
+        result = Result.objects.select_related("fair_play", "stored_code").filter(session=session).first()
         return result, at
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--days", type=int, default=30)
-    parser.add_argument("--honest", type=int, default=12, help="honest players a day")
+    parser.add_argument("--honest", type=int, default=12, help="one-move-ahead honest players a day")
+    parser.add_argument("--strong", type=int, default=4, help="strong honest players a day (the solver on guesses)")
     parser.add_argument("--variant", default="SD1-S1")
     parser.add_argument("--budget", type=float, default=3.0, help="solver seconds per daily candidate")
     parser.add_argument("--new-share", type=float, default=0.15, help="honest accounts under two days old")
     parser.add_argument("--shared-address", type=float, default=0.01, help="honest players on a shared address")
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--dump", type=Path, help="write each result's kind, signals and reasons here (JSON lines)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     started = time.perf_counter()
@@ -260,10 +357,7 @@ def main() -> None:
         settings.DAILY_CANDIDATE_CAP = 20
         settings.RATE_ACTIONS = 10**9
         run = Run(args.variant, rng)
-        flagged: dict[str, Counter[str]] = {kind: Counter() for kind in ("honest", *KINDS)}
-        played: Counter[str] = Counter()
-        honest_won = 0
-        shares: list[float] = []
+        rows: list[dict] = []
         days = 0
         for offset in range(args.days):
             date = FIRST_DATE + dt.timedelta(days=offset)
@@ -277,7 +371,7 @@ def main() -> None:
             opens = dt.datetime.combine(date, dt.time(1, 5), tzinfo=dt.UTC)
             # The honest players of the day, spread over its hours.
             addresses: list[str] = []
-            for h in range(args.honest):
+            for h in range(args.honest + args.strong):
                 at = opens + dt.timedelta(minutes=rng.uniform(0, 20 * 60))
                 new = rng.random() < args.new_share
                 shared = addresses and rng.random() < args.shared_address
@@ -290,72 +384,127 @@ def main() -> None:
                     rng.uniform(0.1, 1.5) if new else rng.uniform(10, 700),
                     0 if new else rng.randint(3, 60),
                 )
-                result, _ = run.attempt(seat, honest_line(code, rng), at, human_gap)
-                _tally(flagged["honest"], played, "honest", result)
-                if result is not None and result.fair_play.signals["clairvoyance"]["share"] is not None:
-                    shares.append(result.fair_play.signals["clairvoyance"]["share"])
-                honest_won += bool(result and result.won)
+                kind = "honest" if h < args.honest else "strong"
+                line = honest_line(code, rng) if kind == "honest" else strong_line(code, rng)
+                result, _ = run.attempt(seat, line, at, human_gap)
+                rows += _row(kind, result, daily.par)
             for kind in KINDS:
                 at = opens + dt.timedelta(minutes=rng.uniform(0, 18 * 60))
-                _cheat(run, kind, code, par, at, offset, rng, args.budget, flagged, played)
+                rows += _row(kind, _cheat(run, kind, code, par, at, offset, rng, args.budget), daily.par)
             print(f"{date}: {code} par {daily.par}, done ({time.perf_counter() - started:.0f} s)", flush=True)
-        print(f"\n{days} days of {args.variant} dailies; honest players won {honest_won}/{played['honest']}")
-        if shares:
-            print(f"honest logs' share of the par line: median {statistics.median(shares):.2f}, max {max(shares):.2f}")
-        print(f"{'kind':14} {'results':>7} {'flagged':>8}  reasons")
-        for kind in ("honest", *KINDS):
-            total = played[kind]
-            hit = flagged[kind]["_flagged"]
-            share = 100 * hit / total if total else float("nan")
-            reasons = ", ".join(f"{r} {c}" for r, c in flagged[kind].most_common() if r != "_flagged")
-            print(f"{kind:14} {total:>7} {share:>7.1f}%  {reasons}")
+        near_par = settings.FAIR_PLAY_NEAR_PAR
+    if args.dump:
+        args.dump.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    _report(rows, days=days, variant=args.variant, near_par=near_par)
 
 
-def _tally(counts: Counter[str], played: Counter[str], kind: str, result) -> None:  # type: ignore[no-untyped-def]
+HONEST = ("honest", "strong")
+# The screen before the blind-choice signal, when a win within FAIR_PLAY_NEAR_PAR held a result alone.
+HELD_BEFORE = {"linked_device", "linked_address", "pace", "clairvoyance", "new_account_at_par"}
+
+
+def _row(kind: str, result, par: int | None) -> list[dict]:  # type: ignore[no-untyped-def]
+    """What the report needs of a result, and how long reading its blind choices takes again."""
+    from games import blind_choices
+
     if result is None:
-        return
-    played[kind] += 1
+        return []
     review = result.fair_play
-    if review.reasons:
-        counts["_flagged"] += 1
-    for reason in review.reasons:
-        counts[reason] += 1
+    tokens = result.log.split()
+    began = time.perf_counter()
+    blind_choices.read(result.stored_code.code, tokens)
+    return [
+        {
+            "kind": kind,
+            "won": result.won,
+            "moves": result.moves,
+            "par": par,
+            "signals": review.signals,
+            "reasons": review.reasons,
+            "tokens": len(tokens),
+            "read_ms": 1000 * (time.perf_counter() - began),
+        }
+    ]
+
+
+def _held_before(row: dict, near_par: float) -> bool:
+    ratio = row["signals"]["moves_to_par"]
+    return bool(HELD_BEFORE & set(row["reasons"])) or (row["won"] and ratio is not None and ratio <= near_par)
+
+
+def _report(rows: list[dict], *, days: int, variant: str, near_par: float) -> None:
+    print(f"\n{days} days of {variant} dailies")
+    reads = sorted(rows, key=lambda row: row["read_ms"])
+    if reads:
+        longest = reads[-1]
+        print(
+            f"reading a log's blind choices: median {statistics.median(r['read_ms'] for r in reads):.1f} ms,"
+            f" longest {longest['read_ms']:.1f} ms ({longest['tokens']} tokens)"
+        )
+    for kind in HONEST:
+        mine = [row for row in rows if row["kind"] == kind]
+        won = sorted(row["signals"]["moves_to_par"] for row in mine if row["won"])
+        spread = f"{won[0]:.2f}-{won[-1]:.2f} times par" if won else "-"
+        print(f"{kind}: won {len(won)}/{len(mine)} ({spread})")
+    shares = [row["signals"]["clairvoyance"]["share"] for row in rows if row["kind"] in HONEST]
+    shares = [share for share in shares if share is not None]
+    if shares:
+        print(f"honest logs' share of the par line: median {statistics.median(shares):.2f}, max {max(shares):.2f}")
+    header = "blind choices (median: count, lucky, chance)  reasons"
+    print(f"{'kind':14} {'results':>7} {'flagged':>8} {'before':>8}  {header}")
+    for kind in (*HONEST, *KINDS):
+        mine = [row for row in rows if row["kind"] == kind]
+        if not mine:
+            continue
+        hit = sum(bool(row["reasons"]) for row in mine)
+        before = sum(_held_before(row, near_par) for row in mine)
+        blind = [row["signals"]["blind_choices"] for row in mine]
+        counts = Counter(reason for row in mine for reason in row["reasons"])
+        print(
+            f"{kind:14} {len(mine):>7} {100 * hit / len(mine):>7.1f}% {100 * before / len(mine):>7.1f}%"
+            f"  {statistics.median(b['count'] for b in blind):>4} {statistics.median(b['lucky'] for b in blind):>4}"
+            f" {statistics.median(b['expected'] for b in blind):>5.1f}"
+            f"  {', '.join(f'{r} {c}' for r, c in counts.most_common())}"
+        )
 
 
 def _cheat(  # type: ignore[no-untyped-def]
-    run: Run, kind: str, code: str, par: list[str], at, offset: int, rng, budget, flagged, played
-) -> None:
+    run: Run, kind: str, code: str, par: list[str], at, offset: int, rng, budget
+):
+    """One cheater of `kind` on the day's daily: the scouts, then the ranked attempt; its result."""
     here = f"192.0.2.{offset % 250 + 1}"
     device = f"dev-c-{kind}-{offset}"
     old = (rng.uniform(30, 700), rng.randint(5, 60))
     new = (rng.uniform(0, 1), 0)
+    elsewhere = kind.endswith(("elsewhere", "padded"))
     # The scouts: each plays an opening of its own and gives up (what it uncovered is kept).
     scouts = {
         "par_fast": [(device, here)],
         "own_fast": [(device, here)],
         "spread": [(f"{device}-s{k}", here) for k in range(3)],
         "par_human": [(device, here)],
-        "par_elsewhere": [(f"{device}-s{k}", f"203.0.113.{3 * (offset % 40) + k + 1}") for k in range(3)],
-        "own_elsewhere": [(f"{device}-s{k}", f"203.0.114.{3 * (offset % 40) + k + 1}") for k in range(3)],
-    }[kind]
+    }.get(kind)
+    if scouts is None:  # other devices and addresses
+        scouts = [(f"{device}-s{k}", f"203.0.{113 + KINDS.index(kind)}.{3 * (offset % 40) + k + 1}") for k in range(3)]
     for k, (scout_device, scout_address) in enumerate(scouts):
         seat = Seat("s", scout_device, scout_address, 0.01, 0)
         _, at = run.attempt(seat, honest_line(code, rng)[: 10 + 5 * k], at, human_gap)
     fast = kind in ("par_fast", "own_fast", "spread")
     line = par if kind.startswith(("par", "spread")) else own_line(code, rng, budget)
     if line is None:
-        return
-    elsewhere = kind.endswith("elsewhere")
+        return None
+    if kind == "own_padded":
+        line = pad_line(code, line, rng, round(len(par) * rng.uniform(1.3, 1.6)))
     age, history = old if elsewhere else new
     seat = Seat(
         "c",
         f"dev-c-main-{kind}-{offset}" if elsewhere or kind == "spread" else device,
-        f"198.51.100.{KINDS.index(kind) * 40 + offset % 40 + 1}" if elsewhere else here,
+        f"198.51.100.{KINDS.index(kind) * 30 + offset % 30 + 1}" if elsewhere else here,
         age,
         history,
     )
     result, _ = run.attempt(seat, line, at + dt.timedelta(minutes=5), machine_gap if fast else human_gap)
-    _tally(flagged[kind], played, kind, result)
+    return result
 
 
 if __name__ == "__main__":

@@ -21,14 +21,13 @@ from config.asgi import application as service  # sets Django up first
 
 # isort: split
 from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from operations.asgi import operated  # noqa: E402
 from web.sockets.auth import TokenAuthMiddleware  # noqa: E402
 from web.sockets.consumer import JsonConsumer, in_database_thread  # noqa: E402
 from web.sockets.origin import SameOriginValidator  # noqa: E402
-from web.sockets.resolved import Resolved  # noqa: E402
-from web.sockets.routes import Routes  # noqa: E402
 
 REPLY_BYTES = int(os.environ.get("FLOOR_REPLY_BYTES", "1200"))
 # A session-shaped document of REPLY_BYTES once encoded.
@@ -36,7 +35,7 @@ _FILLER = {"type": "session", "view": "x" * max(0, REPLY_BYTES - 30)}
 
 
 class EchoConsumer(JsonConsumer):
-    channel_layer_alias = "play-needs-no-channel-layer"  # as the play socket: no layer
+    channel_layer_alias = "no-layer"  # the client alone: what a socket costs before it follows anything
 
     async def receive_message(self, message: dict[str, Any]) -> None:
         await self.send_json(_FILLER)
@@ -55,9 +54,12 @@ class HopConsumer(EchoConsumer):
 
 # As config/asgi.py serves the play socket.
 echo = operated(
-    websocket=Resolved(
-        lambda inner: SameOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(inner))),
-        Routes([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())]),
+    websocket=SameOriginValidator(
+        AuthMiddlewareStack(
+            TokenAuthMiddleware(
+                URLRouter([path("bench/echo/", EchoConsumer.as_asgi()), path("bench/hop/", HopConsumer.as_asgi())])
+            )
+        )
     )
 )
 _RAW_REPLY = "x" * REPLY_BYTES

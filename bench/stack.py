@@ -158,7 +158,7 @@ class Stack:
         self.logs.append(log)
         with log.open("wb") as out:
             proc = subprocess.Popen(
-                # As production runs each worker (operations.server: daphne, the graceful stop, the body cap).
+                # As production runs each worker (operations.server: daphne with the graceful stop).
                 [
                     PYTHON,
                     "-m",

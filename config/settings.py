@@ -155,10 +155,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Channel layer and cache: in-memory unless REDIS_URL names Redis.
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
+    # The pub/sub layer: a group message is one PUBLISH, which each process hands to its own sockets.
+    # Pub/sub channels are shared by every database of a Redis server: the default prefix names the
+    # database, so that services on different databases of one server hear only their own.
+    _redis_db = REDIS_URL.rsplit("/", 1)[-1] if REDIS_URL.count("/") > 2 else "0"
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_PREFIX", "asgi") or "asgi"},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_PREFIX", f"asgi{_redis_db}.") or "asgi"},
         }
     }
     CACHES = {
@@ -265,6 +269,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # After the enums' own: every call's 401 and 413, and closed request bodies (games/api/openapi.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.api.openapi.postprocess"],
     # Served from this site: the closed network reaches no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -316,8 +322,10 @@ if DAILY_SOLVER_BUDGET_SECONDS <= 0 or DAILY_CANDIDATE_CAP < 1 or DAILY_PREPARE_
 # FAIR_PLAY_PACE_RUN_MS; where the lines sit and why is measured in bench/README.md ("Fair play").
 # Clairvoyance: a won log that follows the solver's par line in order for at
 # least FAIR_PLAY_PAR_SHARE of its tokens. New account: younger than FAIR_PLAY_NEW_ACCOUNT_DAYS with
-# fewer than FAIR_PLAY_NEW_ACCOUNT_GAMES finished games, winning within par. Near par: a win in at most
-# FAIR_PLAY_NEAR_PAR times the par's moves, whatever the account.
+# fewer than FAIR_PLAY_NEW_ACCOUNT_GAMES finished games, winning within par. Blind luck: at least
+# FAIR_PLAY_BLIND_CHOICES choices between face-down cards, luckier than a player who cannot see them
+# is but FAIR_PLAY_BLIND_ODDS of the time. Near par (a win in at most FAIR_PLAY_NEAR_PAR times the
+# par's moves) is shown beside another signal and holds nothing alone.
 FAIR_PLAY_HASH_KEY = env_str("FAIR_PLAY_HASH_KEY") or SECRET_KEY
 FAIR_PLAY_DEVICE_COOKIE = "device"
 FAIR_PLAY_LINK_ADDRESSES = env_bool("FAIR_PLAY_LINK_ADDRESSES", True)
@@ -329,6 +337,8 @@ FAIR_PLAY_PAR_SHARE = env_float("FAIR_PLAY_PAR_SHARE", 0.8)
 FAIR_PLAY_NEW_ACCOUNT_DAYS = env_int("FAIR_PLAY_NEW_ACCOUNT_DAYS", 2)
 FAIR_PLAY_NEW_ACCOUNT_GAMES = env_int("FAIR_PLAY_NEW_ACCOUNT_GAMES", 3)
 FAIR_PLAY_NEAR_PAR = env_float("FAIR_PLAY_NEAR_PAR", 1.25)
+FAIR_PLAY_BLIND_CHOICES = env_int("FAIR_PLAY_BLIND_CHOICES", 6)
+FAIR_PLAY_BLIND_ODDS = env_float("FAIR_PLAY_BLIND_ODDS", 0.001)
 # Where a player asks for a review of a decision (shown on the fair-play page).
 FAIR_PLAY_CONTACT = env_str("FAIR_PLAY_CONTACT") or "fairplay@league.example"
 

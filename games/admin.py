@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -6,6 +6,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.html import format_html_join
 
 from games import fair_play
 from games.models import (
@@ -13,6 +14,7 @@ from games.models import (
     DailyCandidate,
     FairPlayDecision,
     FairPlayReview,
+    FairPlayReviews,
     GameAction,
     GameSession,
     Player,
@@ -119,8 +121,8 @@ class RoomAdmin(admin.ModelAdmin):
 
 
 class DecisionForm(forms.ModelForm):
-    """A held result's decision: approve it (it joins the boards), or void it with a reason the
-    player is shown."""
+    """A decision on a result fair play held: approve it (it joins the boards), or void it with a
+    reason the player is shown. A later decision may undo the one in force."""
 
     verdict = forms.ChoiceField(choices=[("", "---------"), *FairPlayDecision.Verdict.choices], required=False)
     reason = forms.CharField(widget=forms.Textarea, required=False, help_text="Shown to the player when voided.")
@@ -131,9 +133,13 @@ class DecisionForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.instance.status != FairPlayReview.Status.HELD and data.get("verdict"):
-            raise forms.ValidationError("Only a result under review can be decided.")
-        if data.get("verdict") == FairPlayDecision.Verdict.VOID and not (data.get("reason") or "").strip():
+        verdict = data.get("verdict")
+        status = self.instance.status
+        if verdict and status == FairPlayReview.Status.CLEAR:
+            raise forms.ValidationError("Only a result fair play held can be decided.")
+        if (verdict, status) in (("approve", "approved"), ("void", "voided")):
+            raise forms.ValidationError(f"The result is {status} already.")
+        if verdict == FairPlayDecision.Verdict.VOID and not (data.get("reason") or "").strip():
             raise forms.ValidationError("Say why the result is voided: the player is shown the reason.")
         return data
 
@@ -148,18 +154,79 @@ class DecisionInline(admin.TabularInline):
         return False
 
 
+class StatusFilter(admin.SimpleListFilter):
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(str(value), str(label)) for value, label in FairPlayReview.Status.choices]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() not in FairPlayReview.Status.values:
+            return queryset  # none chosen (or not a status)
+        return cast(FairPlayReviews, queryset).in_status(str(self.value()))
+
+
+REASONS = {
+    "linked_device": "another account played this daily from the same device",
+    "linked_address": "another account played this daily from the same address",
+    "pace": "a pace no person keeps up",
+    "clairvoyance": "follows the solver's par line",
+    "new_account_at_par": "a new account winning within par",
+    "blind_luck": "luckier with face-down cards than a player who cannot see them",
+    "near_par": "won in hardly more moves than par (with the above)",
+}
+
+
+def signals_in_words(signals: dict[str, Any]) -> list[str]:
+    """The signals of a review as a member of staff reads them (older reviews lack some)."""
+    lines = []
+    if linked := signals.get("linked"):
+        lines.append(
+            f"Other accounts on this daily before it ended: {linked['device']} from the same device,"
+            f" {linked['address']} from the same address."
+        )
+    if pace := signals.get("pace"):
+        median = "-" if pace["median_ms"] is None else f"{pace['median_ms']} ms"
+        lines.append(
+            f"Pace: {pace['actions']} actions, median gap {median}, longest run of quick actions {pace['fast_run']}."
+        )
+    if (line := signals.get("clairvoyance")) and line["share"] is not None:
+        lines.append(
+            f"Par line: the log follows {round(100 * line['share'])}% of its {line['par_tokens']} tokens in order,"
+            f" the first {line['prefix']} exactly."
+        )
+    if blind := signals.get("blind_choices"):
+        odds = blind["odds"]
+        once_in = f"1 time in {round(1 / odds):,}" if odds < 0.5 else f"{round(100 * odds)}% of the time"
+        lines.append(
+            f"Blind choices: {blind['count']} times the player chose which face-down card to turn; the card"
+            f" fitted at once {blind['lucky']} times, where a player who cannot see the cards averages"
+            f" {blind['expected']:.1f} and is this lucky or luckier {once_in}."
+        )
+    if signals.get("moves_to_par") is not None:
+        lines.append(f"Won in {signals['moves_to_par']:.2f} times the par's moves.")
+    if account := signals.get("account"):
+        lines.append(f"Account: {account['age_days']} days old, {account['games_before']} finished games before.")
+    return lines
+
+
 @admin.register(FairPlayReview)
 class FairPlayReviewAdmin(admin.ModelAdmin):
-    """Daily results screened by fair play (games.fair_play): held ones wait here for a decision."""
+    """Daily results screened by fair play (games.fair_play): held ones wait here for a decision;
+    a decided one may be decided again (a void after an approval, an approval on appeal)."""
 
     form = DecisionForm
-    list_display = ("result", "player", "board", "status", "reasons", "created_at", "decided_by", "decided_at")
-    list_filter = ("status",)
+    list_display = ("result", "player", "board", "status", "why", "created_at", "decision")
+    list_filter = (StatusFilter,)
     search_fields = ("result__player__username", "result__board")
-    readonly_fields = ("result", "player", "board", "status", "reasons", "signals", "note", "decided_by", "decided_at")
+    readonly_fields = ("result", "player", "board", "status", "why", "in_words", "signals")
     fields = (*readonly_fields, "verdict", "reason")
     inlines = [DecisionInline]
     actions = ["approve_selected"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[FairPlayReview]:
+        return super().get_queryset(request).select_related("result__player").prefetch_related("decisions__staff")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -174,6 +241,22 @@ class FairPlayReviewAdmin(admin.ModelAdmin):
     @admin.display(description="board")
     def board(self, review: FairPlayReview) -> str:
         return review.result.board or ""
+
+    @admin.display(description="held for")
+    def why(self, review: FairPlayReview) -> str:
+        return "; ".join(REASONS.get(reason, reason) for reason in review.reasons)
+
+    @admin.display(description="signals in words")
+    def in_words(self, review: FairPlayReview) -> str:
+        return format_html_join("", "<p>{}</p>", ((line,) for line in signals_in_words(review.signals)))
+
+    @admin.display(description="decision in force")
+    def decision(self, review: FairPlayReview) -> str:
+        _, latest = review.standing()
+        if latest is None:
+            return ""
+        staff = latest.staff.username if latest.staff else "?"
+        return f"{latest.verdict} by {staff}, {latest.decided_at:%Y-%m-%d %H:%M}"
 
     def save_model(self, request: HttpRequest, obj: FairPlayReview, form: Any, change: bool) -> None:
         verdict = form.cleaned_data.get("verdict")
@@ -190,7 +273,7 @@ class FairPlayReviewAdmin(admin.ModelAdmin):
     @admin.action(description="Approve the selected results under review (they join the boards)")
     def approve_selected(self, request: HttpRequest, queryset: QuerySet[FairPlayReview]) -> None:
         approved = 0
-        for review in queryset.filter(status=FairPlayReview.Status.HELD):
+        for review in cast(FairPlayReviews, queryset).in_status(FairPlayReview.Status.HELD):
             try:
                 fair_play.decide(
                     review=review,
@@ -200,8 +283,8 @@ class FairPlayReviewAdmin(admin.ModelAdmin):
                     now=timezone.now(),
                 )
                 approved += 1
-            except fair_play.NotHeld:
-                continue
+            except fair_play.CannotDecide:
+                continue  # decided meanwhile
         self.message_user(request, f"{approved} result(s) approved.", messages.SUCCESS)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from dataclasses import dataclass
 
 from django.utils.translation import gettext
@@ -42,6 +43,29 @@ def clean_twin(board: str) -> str:
 def daily_board_id(date: dt.date, variant: str) -> str:
     """The board of the daily of `date` and `variant`: ``daily:2026-11-30:SP1-S4C``."""
     return f"daily:{date.isoformat()}:{variant}"
+
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def iso_date(text: str) -> dt.date | None:
+    """The day `text` writes as YYYY-MM-DD, and in no other way date.fromisoformat reads; else None."""
+    if not _ISO_DATE.fullmatch(text):
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def query_date(text: str | None) -> dt.date | None:
+    """A query's date: None when it is not given; BadRequest if it is not a day written YYYY-MM-DD."""
+    if text is None:
+        return None
+    date = iso_date(text)
+    if date is None:
+        raise BadRequest(gettext("The date must look like 2026-11-30."))
+    return date
 
 
 def parse_board(text: object, *, today: dt.date | None = None) -> Board:
@@ -83,10 +107,7 @@ def _parsed(text: str, today: dt.date | None) -> Board:
 
 def _daily(rest: str, today: dt.date | None) -> Board:
     date_text, _, variant_text = rest.partition(":")
-    try:
-        date = dt.date.fromisoformat(date_text) if len(date_text) == 10 else None
-    except ValueError:
-        date = None
+    date = iso_date(date_text)
     if date is None:
         raise BadRequest(gettext("%(date)s is not a date written YYYY-MM-DD.") % {"date": repr(date_text)})
     variant = parse_variant(variant_text)

@@ -1,10 +1,10 @@
 """`/ws/play/{session id}/`: actions in, session documents out (whole, then as deltas). The consumer only relays.
 
 Each socket also follows its game where it is played elsewhere (another tab, another device, a
-script over HTTP): it joins its session's group through its process's hub (games.hub) and, told
-of a change it has not sent yet (games.session_pushes), reads the game as it is now and sends it,
-marked `pushed`. While the channel layer is away it plays on, and the page asks for the game
-when it comes back into view.
+script over HTTP): it joins its session's group and, told of a change it has not sent yet
+(games.session_pushes), reads the game as it is now and sends it, marked `pushed`. While the
+channel layer is away it plays on (web.sockets.live), and the page asks for the game when it
+comes back into view.
 """
 
 from __future__ import annotations
@@ -15,31 +15,25 @@ import logging
 import uuid
 from typing import Any
 
-from channels.layers import get_channel_layer
 from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from games import groups, live, play_loop, selectors, services, session_pushes, why
-from games.hub import hub_for
 from games.last_sent import LastSent
 from games.models import Player
 from games.players import token_auth
 from games.players.signed_in import signed_in_player
-from web.adapters import consume
+from operations import metrics
 from web.errors import NotAuthenticated, ServiceError, Unavailable
 from web.sockets.auth import signed_in_until
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
-from web.sockets.consumer import JsonConsumer, in_database_thread
-from web.sockets.frames import Frame, Outlet
+from web.sockets.consumer import in_database_thread
+from web.sockets.live import LiveConsumer
 from web.sockets.sign_ins import SignIn
 from web.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
-
-# Seconds a socket waits to join its session's group before it answers anyway (unfollowed): the
-# layer (Redis) answers at once, or fails at once when it is down; this bounds one that hangs.
-JOIN_SECONDS = 2.0
 
 
 def _document_for(player: Player, session_id: str) -> dict[str, Any]:
@@ -91,10 +85,7 @@ def _answer(player: Player, session_id: str, message: dict[str, Any], counted: b
     return {"type": "session", "document": selectors.session_document(session, game, now=now)}
 
 
-class PlayConsumer(JsonConsumer):
-    # Its messages come from the client alone, awaited directly: the group's come through the
-    # process's hub (games.hub), which keeps the socket playing while the layer (Redis) is away.
-    group = ""
+class PlayConsumer(LiveConsumer):
     shown: tuple[int, bool] = (-1, False)  # the version of the last document sent (session_pushes.version_of)
     told: tuple[int, bool] = (-1, False)  # the latest version the group told of, or known to exist
     stale = False  # live updates resumed: what changed meanwhile was not told
@@ -102,18 +93,8 @@ class PlayConsumer(JsonConsumer):
     busy = False  # a client's message is being answered: its answer goes first, then the following
     follower: asyncio.Task[None] | None = None
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        try:
-            await consume(self, scope, receive, send, channel_layer=get_channel_layer(self.channel_layer_alias))
-        finally:
-            if self.group and self.channel_layer is not None:
-                hub_for(self.channel_layer).leave(self.group, self)
-            if self.follower is not None:
-                self.follower.cancel()
-
     async def connect(self) -> None:
         await self.accept()
-        self.outlet = Outlet(self.base_send)  # answers written straight to the socket (web/sockets/frames.py)
         user = signed_in_player(self.scope.get("user"))
         self.session_id = str(self.scope["url_route"]["kwargs"]["session_id"])
         if user is None:
@@ -128,7 +109,12 @@ class PlayConsumer(JsonConsumer):
         token_auth.local_cache()  # the revocations' listener, which lets the sign-in be kept
         # Joined before the game is read, so that no change committed meanwhile goes untold. What a
         # change told makes it send is read for this player, whose game it must be (_document_for).
-        await self.join()
+        try:
+            group = groups.session_group(uuid.UUID(self.session_id))
+        except ValueError:
+            group = ""  # no such game: the read refuses it
+        if group:
+            await self.join(group)
         try:
             document = await in_database_thread(_document_for)(user, self.session_id)
         except ServiceError as error:
@@ -139,20 +125,9 @@ class PlayConsumer(JsonConsumer):
         self.ready = True
         self.follow()
 
-    async def join(self) -> None:
-        try:
-            key = uuid.UUID(self.session_id)
-        except ValueError:
-            return  # no such game: the read refuses it
-        if self.channel_layer is None:
-            return
-        self.group = groups.session_group(key)
-        try:
-            await asyncio.wait_for(hub_for(self.channel_layer).join(self.group, self), JOIN_SECONDS)
-        except TimeoutError:
-            log.warning("play socket of %s follows nothing: the channel layer did not answer", key)
-
     async def disconnect(self, code: int) -> None:
+        if self.follower is not None:
+            self.follower.cancel()
         sign_in = getattr(self, "sign_in", None)
         if sign_in is not None:
             sign_in.close()
@@ -167,14 +142,16 @@ class PlayConsumer(JsonConsumer):
         # state is sent again after it (follow).
         self.told = max(self.told, self.shown)
         self.shown = session_pushes.version_of(document)
-        await self.outlet.put(Frame.of_json(self.last_sent.frame(document, playing=playing, pushed=pushed)))
+        await self.send(text_data=self.last_sent.frame(document, playing=playing, pushed=pushed).decode())
 
     # ------------------------------------------------------------ following the game played elsewhere
 
     async def deliver(self, message: dict[str, Any]) -> None:
-        """From the hub, in its turn: nothing here waits (a read of the game runs in its own task)."""
+        """A change of the game, committed (games.session_pushes), or live updates resumed: the
+        game is read and sent (`follow`) unless this socket sent that state. Nothing here waits."""
         kind = message.get("type")
         if kind == session_pushes.CHANGED:
+            metrics.push_arrived(message)
             self.told = max(self.told, (message["actions"], message["finished"]))
         elif kind == "live.resumed":
             self.stale = True

@@ -1,5 +1,6 @@
 """Fair play on the dailies (docs/dailies.md, "Fair play"): the signals of a ranked daily attempt,
-computed when it ends, and whether they hold its result off the boards until staff decide.
+computed when it ends, the reasons they give to hold its result off the boards, and staff's
+decisions on a held result.
 
 The signals, each explainable on its own:
 
@@ -9,13 +10,14 @@ The signals, each explainable on its own:
 - pace: actions faster than a person plays (the server's time of each action);
 - clairvoyance: how much of the solver's par line, a line that needs the hidden cards to find, the
   log follows in order; a copy of the par line is the plainest case;
-- a near-par win: a won log hardly longer than the par line, a line found with every card known
-  (a line of one's own, found by a solver on a scouted deal, is as short as par; a player who
-  sees only the face-up cards wins in far more moves);
+- blind choices: where the player chose which face-down card to turn, luck beyond what a player who
+  cannot see the cards has (games.blind_choices);
+- a near-par win: a won log hardly longer than the par line; listed beside another signal only,
+  since a strong player who sees only the face-up cards wins in about as few moves;
 - account age and history at the time of the attempt (a new account that wins within par at once).
 
-Nothing here reads the leaderboard: a held result is announced to it only once approved
-(games.verified), a voided one never.
+Nothing here reads the leaderboard: a held result is announced to it only once approved, and one
+voided after its approval is announced withdrawn (games.verified).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
-from games import verified
+from games import blind_choices, verified
 from games.models import AttemptOrigin, Daily, FairPlayDecision, FairPlayReview, GameAction, GameSession, Player, Result
 
 
@@ -168,6 +170,7 @@ def signals_of(
         "linked": linked_accounts(session=session, ended_at=ended_at),
         "pace": pace(times),
         "clairvoyance": clairvoyance(tokens, daily.par_line),
+        "blind_choices": blind_choices.read(session.stored_code.code, tokens).document(),
         "moves_to_par": round(moves / daily.par, 3) if won and daily.par else None,
         "account": account(player=session.player, at=session.started_at, result_ids_before=games_before),
     }
@@ -187,8 +190,11 @@ def signals_of(
     )
     if new and won and daily.par is not None and moves <= daily.par:
         reasons.append("new_account_at_par")
-    if won and daily.par and moves <= daily.par * settings.FAIR_PLAY_NEAR_PAR:
-        reasons.append("near_par")
+    blind = signals["blind_choices"]
+    if blind["count"] >= settings.FAIR_PLAY_BLIND_CHOICES and blind["odds"] <= settings.FAIR_PLAY_BLIND_ODDS:
+        reasons.append("blind_luck")
+    if reasons and won and daily.par and moves <= daily.par * settings.FAIR_PLAY_NEAR_PAR:
+        reasons.append("near_par")  # beside another signal only: alone, strong players cross it too
     return signals, reasons
 
 
@@ -198,37 +204,38 @@ def screens(session: GameSession) -> bool:
 
 
 def record_review(*, result: Result, signals: dict[str, Any], reasons: list[str]) -> FairPlayReview:
-    status = FairPlayReview.Status.HELD if reasons else FairPlayReview.Status.CLEAR
-    return FairPlayReview.objects.create(result=result, signals=signals, reasons=reasons, status=status)
+    """Keep the signals with the result; with reasons, it is held (FairPlayReview.status)."""
+    return FairPlayReview.objects.create(result=result, signals=signals, reasons=reasons)
 
 
 # ------------------------------------------------------------------ staff decisions
 
 
-class NotHeld(Exception):
-    """Only a held result can be decided (approved or voided)."""
+class CannotDecide(Exception):
+    """The decision would change nothing: the result was not held by the screen, or the decision in
+    force is already this one."""
 
 
 def decide(*, review: FairPlayReview, staff: Player, verdict: str, reason: str, now: dt.datetime) -> FairPlayReview:
-    """A member of staff approves or voids a held result; the decision is logged. An approved result
-    is announced now (the boards, statistics and streaks take it as if it had just been verified);
-    a voided one never is."""
+    """A member of staff approves or voids a result the screen held, and the decision is logged; a
+    later decision may undo an earlier one. Approved (first, or on appeal after a void), the result
+    is announced as if it had just been verified, and the boards, statistics and streaks take it;
+    voided after an approval, it is announced withdrawn and they give it back up; voided while
+    held, it was never counted."""
     if verdict not in FairPlayDecision.Verdict.values:
         raise ValueError(verdict)
+    approve = verdict == FairPlayDecision.Verdict.APPROVE
     with transaction.atomic():
-        locked = FairPlayReview.objects.select_for_update().select_related("result").get(pk=review.pk)
-        if locked.status != FairPlayReview.Status.HELD:
-            raise NotHeld(locked.status)
-        approve = verdict == FairPlayDecision.Verdict.APPROVE
-        locked.status = FairPlayReview.Status.APPROVED if approve else FairPlayReview.Status.VOIDED
-        locked.note = reason
-        locked.decided_by = staff
-        locked.decided_at = now
-        locked.save(update_fields=["status", "note", "decided_by", "decided_at"])
+        locked = FairPlayReview.objects.select_for_update().get(pk=review.pk)
+        was = locked.status
+        if was == FairPlayReview.Status.CLEAR:
+            raise CannotDecide("only a result fair play held can be decided")
+        if was == (FairPlayReview.Status.APPROVED if approve else FairPlayReview.Status.VOIDED):
+            raise CannotDecide(f"the result is {was} already")
         FairPlayDecision.objects.create(review=locked, verdict=verdict, reason=reason, staff=staff, decided_at=now)
-        if approve:
+        if approve or was == FairPlayReview.Status.APPROVED:
             result = Result.objects.select_related("player", "stored_code", "daily", "session").get(pk=locked.result_id)
-            verified.announce(verified.Event(kind="approved", result=result))
+            verified.announce(verified.Event(kind="approved" if approve else "withdrawn", result=result))
     return locked
 
 
@@ -237,7 +244,8 @@ def decide(*, review: FairPlayReview, staff: Player, verdict: str, reason: str, 
 
 def status_of(result: Result, *, now: dt.datetime) -> dict[str, Any] | None:
     """A daily result's standing for its player: provisional until the day closes, then final;
-    under review while held; approved, or voided with the reason. None for any other result."""
+    under review while held; approved, or voided with the reason, as the decision in force says.
+    None for any other result."""
     if result.daily_id is None or not (result.board or "").startswith("daily:"):
         return None
     try:
@@ -250,10 +258,13 @@ def status_of(result: Result, *, now: dt.datetime) -> dict[str, Any] | None:
     status = "final" if closed else "provisional"
     reason = ""
     decided_at = None
-    if review is not None and review.status != FairPlayReview.Status.CLEAR:
-        status = "under_review" if review.status == FairPlayReview.Status.HELD else str(review.status)
-        reason = review.note if review.status == FairPlayReview.Status.VOIDED else ""
-        decided_at = review.decided_at.isoformat() if review.decided_at else None
+    if review is not None:
+        standing, latest = review.standing()
+        if standing != FairPlayReview.Status.CLEAR:
+            status = "under_review" if standing == FairPlayReview.Status.HELD else standing
+        if latest is not None:
+            reason = latest.reason if latest.verdict == FairPlayDecision.Verdict.VOID else ""
+            decided_at = latest.decided_at.isoformat()
     return {
         "status": status,
         "reason": reason or None,

@@ -1,10 +1,10 @@
 """What a play socket keeps of the last session document it sent: the base of its next delta.
 
 While the socket plays, the document is kept as it is, so that the next action neither
-decompresses nor parses it (the two cost about 8% of play's worker CPU: bench/README.md). Once
-the socket has not played for `COOL_AFTER` seconds, and from the start for the document sent on
-connecting, it is kept compressed (`session_delta.keep`: some 350 bytes, where the document as
-Python objects takes some 7 KB): a socket waits far longer than it plays.
+decompresses nor parses it (what the two cost: bench/README.md). Once the socket has not played
+for `COOL_AFTER` seconds, and from the start for the document sent on connecting, it is kept
+compressed (`session_delta.keep`, far smaller than the document as Python objects): a socket
+waits far longer than it plays.
 """
 
 from __future__ import annotations

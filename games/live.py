@@ -79,7 +79,7 @@ class LiveSession:
 
     def played(self, game: Game, *, undo: bool) -> LiveSession:
         """This session once the action `game` has just applied is stored (`undo`: it was an undo).
-        Made field by field: `dataclasses.replace` costs twice as much, on every action."""
+        Made field by field: `dataclasses.replace` costs more, on every action (bench/README.md)."""
         return LiveSession(
             id=self.id,
             player_id=self.player_id,

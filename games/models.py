@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Lower
 
 from games.boards import daily_board_id
@@ -325,10 +326,26 @@ class AttemptOrigin(models.Model):
         return f"{self.session_id} {self.daily_id}"
 
 
+class FairPlayReviews(models.QuerySet["FairPlayReview"]):
+    def in_status(self, *statuses: str) -> FairPlayReviews:
+        """The reviews whose state (FairPlayReview.status) is one of `statuses`, asked in SQL."""
+        latest = FairPlayDecision.objects.filter(review=OuterRef("pk")).order_by("-decided_at", "-id")
+        wanted = Q()
+        for status in statuses:
+            wanted |= {
+                FairPlayReview.Status.CLEAR: Q(reasons=[]),
+                FairPlayReview.Status.HELD: ~Q(reasons=[]) & Q(verdict__isnull=True),
+                FairPlayReview.Status.APPROVED: Q(verdict=FairPlayDecision.Verdict.APPROVE),
+                FairPlayReview.Status.VOIDED: Q(verdict=FairPlayDecision.Verdict.VOID),
+            }[FairPlayReview.Status(status)]
+        return self.annotate(verdict=Subquery(latest.values("verdict")[:1])).filter(wanted)
+
+
 class FairPlayReview(models.Model):
-    """The fair-play signals of a ranked daily result, computed when its attempt ended, and what
-    became of it: clear (no signal crossed its line; on the boards), held (off the boards until a
-    member of staff decides), approved (then ranked), voided (never ranked)."""
+    """The fair-play signals of a ranked daily result, computed when its attempt ended, and the
+    reasons the screen held it (none: clear, on the boards at once). Its state follows from those
+    and from its latest decision (FairPlayDecision), kept nowhere else: clear; held (off the boards
+    until a member of staff decides); approved (ranked); voided (never ranked)."""
 
     class Status(models.TextChoices):
         CLEAR = "clear"
@@ -338,24 +355,41 @@ class FairPlayReview(models.Model):
 
     result = models.OneToOneField(Result, primary_key=True, on_delete=models.CASCADE, related_name="fair_play")
     signals = models.JSONField(default=dict)
-    reasons = models.JSONField(default=list)  # the signals that crossed their lines
-    status = models.CharField(max_length=8, choices=Status.choices)
-    note = models.TextField(blank=True, default="")  # a void's reason, as the player sees it
-    decided_by = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="fair_play_reviews_decided"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
+    reasons = models.JSONField(default=list)  # the signals that held it
     created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        indexes = [models.Index(fields=["status"], name="fair_play_status")]
+    objects = FairPlayReviews.as_manager()
 
     def __str__(self) -> str:
         return f"result {self.result_id}: {self.status}"
 
+    @property
+    def status(self) -> str:
+        return self.standing()[0]
+
+    def standing(self) -> tuple[str, FairPlayDecision | None]:
+        """The review's state and the decision in force (None: none taken). Prefetch `decisions` to
+        read many reviews' in one query."""
+        if not self.reasons:
+            return self.Status.CLEAR, None  # nothing held it, so nothing was decided: no query
+        decisions = list(self.decisions.all())  # oldest first (FairPlayDecision.Meta.ordering)
+        if not decisions:
+            return self.Status.HELD, None
+        latest = decisions[-1]
+        approved = latest.verdict == FairPlayDecision.Verdict.APPROVE
+        return (self.Status.APPROVED if approved else self.Status.VOIDED), latest
+
+    @staticmethod
+    def uncounted() -> Exists:
+        """For a query of results: whether fair play holds the result or voided it, so that nothing
+        (board, streak, statistic) counts it."""
+        held = FairPlayReview.objects.in_status(FairPlayReview.Status.HELD, FairPlayReview.Status.VOIDED)
+        return Exists(held.filter(result=OuterRef("pk")))
+
 
 class FairPlayDecision(models.Model):
-    """Every staff decision on a held result, in the order taken: who, when, what and why."""
+    """Every staff decision on a result fair play held, in the order taken: who, when, what and why.
+    The latest is in force; a later one may undo it (a void after an approval, an approval on appeal)."""
 
     class Verdict(models.TextChoices):
         APPROVE = "approve"

@@ -70,12 +70,13 @@ def encode_cursor(sort_key: str) -> str:
     return base64.urlsafe_b64encode(sort_key.encode()).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> str:
-    """The sort key a cursor stands for; BadRequest if it is not one this server made."""
+def decode_cursor(cursor: str, length: int = KEY_LENGTH) -> str:
+    """The key of `length` digits a cursor stands for; BadRequest if it is not one this server made
+    (as written, so that the cursors accepted are exactly games.api.openapi.cursor's)."""
     try:
         key = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
     except (binascii.Error, UnicodeDecodeError, ValueError):
         key = ""
-    if len(key) != KEY_LENGTH or not key.isdigit():
+    if len(key) != length or not key.isdigit() or encode_cursor(key) != cursor:
         raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
     return key

@@ -86,7 +86,12 @@ def _step(step: object, steps: int) -> int:
         return 0
     text = str(step)
     position = int(text) if text.isascii() and text.isdigit() else -1
-    if not 0 <= position <= steps:
+    if position > steps:  # a step this game does not have
+        raise NotFound(
+            gettext("step is a whole number from 0 to %(steps)s: the actions of this game replayed so far.")
+            % {"steps": steps}
+        )
+    if position < 0:
         raise BadRequest(
             gettext("step is a whole number from 0 to %(steps)s: the actions of this game replayed so far.")
             % {"steps": steps}

@@ -14,8 +14,8 @@ Which kind it is follows from the old value, so nothing is tagged:
 A change carries only values of the new document, and indexes and key names of the old one the
 socket sent before: never more than the whole document would (fair play). A socket that waits
 keeps the last document it sent as its compact JSON, compressed against the words every document
-repeats (`keep`): about a third of the JSON's size or less (bench/README.md, memory per play
-socket); one that plays keeps it as it is (games.last_sent).
+repeats (`keep`; what it saves: bench/README.md, memory per play socket); one that plays keeps
+it as it is (games.last_sent).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from games.engine.cards import NAME_OF
 
 GONE = "-"  # the key naming an object's removed keys; no document has a key of that name
 _SCALARS = (str, int, float, bool, type(None))
-_CONTAINERS = (dict, list)  # a tuple: `dict | list` would make a union on every call, at twice the cost
+_CONTAINERS = (dict, list)  # a tuple: `dict | list` would make a union on every call
 _ABSENT = object()
 FRAME_KEYS = frozenset({"type", "base", "pushed"})  # a frame's own keys, beside the document's
 
@@ -50,8 +50,8 @@ _WORDS = (
 
 
 # Raw deflate (no header or checksum, which nothing kept in memory needs) with a 4 KB window and
-# small tables: a document and the words fit, and each compressor's state is ~20 KB, where the
-# defaults' 256 KB came from mmap and fresh pages on every action.
+# small tables: a document and the words fit, and each compressor's state stays small, where the
+# defaults' came from mmap and fresh pages on every action (bench/README.md).
 _WINDOW_BITS = 12
 _RAW = -_WINDOW_BITS
 _MEMORY_LEVEL = 2

@@ -10,7 +10,8 @@ has its answer already (games.consumers).
 
 A push is sent from the event loop the thread works for (web.loops): the layer's connections are
 the loop's, and the thread does not wait for it. Its failure (Redis away) loses the push, never
-the change: the page asks for the game when it comes back into view.
+the change: the page asks for the game when it comes back into view. The mover's own socket hears
+its push too, and sends nothing: it has sent that state already.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from django.db import transaction
 
-from games import groups, hub
+from games import groups
 from games.live import LiveSession
 from games.models import GameSession
 from web.loops import serving_loop
@@ -52,36 +53,17 @@ def announce(session_id: uuid.UUID, *, actions: int, finished: bool) -> None:
         running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
     except RuntimeError:
         running = None
-    if running is not None:  # the play socket's own path (games.play_loop): its socket is in the group
-        _spawn(group, message, ask_first=False)
+    if running is not None:  # the play socket's own path (games.play_loop)
+        _spawn(group, message)
         return
     loop = serving_loop()
     if loop is not None:
-        loop.call_soon_threadsafe(_spawn, group, message, True)
-    else:  # a request's thread (asgiref sends from its loop), a command, a test
-        async_to_sync(_tell_watchers)(group, message)
+        loop.call_soon_threadsafe(_spawn, group, message)
+    elif groups.watched(group):  # a request's thread (asgiref sends from its loop), a command, a test
+        async_to_sync(groups.send)(group, message)
 
 
-def _spawn(group: str, message: dict[str, Any], ask_first: bool) -> None:
-    task = asyncio.get_running_loop().create_task(_send(group, message, ask_first=ask_first))
+def _spawn(group: str, message: dict[str, Any]) -> None:
+    task = asyncio.get_running_loop().create_task(groups.send(group, message))
     _sending.add(task)
     task.add_done_callback(_sending.discard)
-
-
-async def _send(group: str, message: dict[str, Any], *, ask_first: bool) -> None:
-    if not hub.live_here():
-        return  # the layer is away: each action's push would fail; the sockets re-read when it is back
-    if ask_first:
-        await _tell_watchers(group, message)
-        return
-    # The mover's own socket is in the group: most games are open in one tab, and a push nobody else
-    # hears costs a send and its delivery back to this process (more than the action itself).
-    here = hub.members_here(group)
-    if here > 1 or await groups.other_processes(group, here=here > 0):
-        await groups.send(group, message)
-
-
-async def _tell_watchers(group: str, message: dict[str, Any]) -> None:
-    # Most games over HTTP (scripts) have no socket open: one EXISTS spares the push's two round trips.
-    if await groups.watched(group):
-        await groups.send(group, message)

@@ -1,11 +1,12 @@
 """Batch submissions (POST /api/submissions): a whole log played elsewhere, verified by its replay
 from the deal and stored as a result.
 
-`submit` (async) checks in this order, with the same answers either way: the caller's limits and
-the player's, the body's types, the code, whether the code is still secret (before the replay:
-its refusals and its numbers would be answers about a secret deal), the replay, the claimed score,
-and the one write of games.results. With an idempotency key the check and the write happen in one
-transaction on a thread (Django's connection), which a twin of the same key waits for.
+`submit` (async, the async view web/async_views.py and sync code alike) checks in this order, with
+the same answers either way: the caller's limits and the player's, the body's types, the code,
+whether the code is still secret (before the replay: its refusals and its numbers would be answers
+about a secret deal), the replay, the claimed score, and the one write of games.results. With an
+idempotency key the check and the write happen in one transaction on a thread (Django's
+connection), which a twin of the same key waits for.
 """
 
 from __future__ import annotations
@@ -75,9 +76,11 @@ def _submit_once(
     player: Player, code: object, log: object, claimed_score: object, key: str, now: dt.datetime
 ) -> Answer:
     """The submission of `key`, made once: a second with the same body gets the first's answer."""
-    digest = hashlib.sha256(
-        json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
+    try:
+        text = json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":"))
+    except RecursionError:  # parsed on the event loop, whose stack is deeper than this thread's
+        raise BadRequest(gettext("The body's JSON is nested too deeply.")) from None
+    digest = hashlib.sha256(text.encode()).hexdigest()
     earlier = Submission.objects.filter(player=player, key=key).first()
     if earlier is not None:
         return _replayed(earlier, digest)

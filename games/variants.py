@@ -26,6 +26,9 @@ RULE_NOTES = {
     ("RU", "R"): gettext_noop("Mixed suits"),
 }
 PAGES = {"SP": "spider", "SD": "spiderette", "RU": "russian"}
+# The games' names as the engine's layouts give them, marked here for the catalogues: the names a
+# player reads are these, in the player's language.
+GAME_NAMES = (gettext_noop("Spider"), gettext_noop("Spiderette"), gettext_noop("Russian Solitaire"))
 
 
 def _parts(variant: str) -> GameCode:
@@ -41,7 +44,7 @@ def goal_of(variant: str) -> str:
 def variant_name(variant: str) -> str:
     """``Spider · 2 suits (Medium) · Relaxed``, ``Russian Solitaire · Classic (Same suit)``."""
     code = _parts(variant)
-    parts = [code.game_name]
+    parts = [gettext(code.game_name)]
     if code.game == "RU":
         parts.append(f"{gettext(RULES[code.rule])} ({gettext(RULE_NOTES[('RU', code.rule)])})")
         return " · ".join(parts)
@@ -75,7 +78,7 @@ def catalogue() -> dict[str, Any]:
             {
                 "prefix": mine[0].variant.split("-")[0],
                 "key": PAGES[game],
-                "name": layout.name,
+                "name": gettext(layout.name),
                 "columns": layout.columns,
                 "sequences": layout.sequences,
                 "deals": layout.deals,

@@ -39,10 +39,11 @@ class Event:
     deal whose code is secret). `revealed`: such a race has ended, and its result may be ranked now.
     `under_review`: a daily result held by fair play (games.fair_play), counted nowhere yet;
     `approved`: staff approved such a result, which now counts as a verified one would have (a
-    voided one is never announced again).
+    voided one is never announced again). `withdrawn`: staff voided a result approved before, which
+    counts nowhere from now on (its listeners take it back out).
     """
 
-    kind: Literal["verified", "revealed", "approved"]
+    kind: Literal["verified", "revealed", "approved", "withdrawn"]
     result: Result
     held_back: bool = False
     under_review: bool = False
@@ -55,7 +56,7 @@ class Event:
     @property
     def ranks(self) -> bool:
         """Whether this event offers the result to its boards."""
-        return not (self.kind == "verified" and (self.held_back or self.under_review))
+        return self.kind != "withdrawn" and not (self.kind == "verified" and (self.held_back or self.under_review))
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from games.services import GAME_OVER, not_started, session_key, well_sized
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Unprocessable
 
-GROUP = re.compile(r"^([1-9][0-9]?):([1-9][0-9]{0,2})$")
+GROUP = re.compile(r"([1-9][0-9]?):([1-9][0-9]{0,2})")  # the whole value: fullmatch
 
 
 def why_not(*, player: Player, session_id: object, group: object = None, action: object = None) -> dict[str, Any]:
@@ -49,7 +49,7 @@ def why_not(*, player: Player, session_id: object, group: object = None, action:
     answer: dict[str, Any] = {}
     refusal: IllegalAction | EngineError | None
     if group is not None:
-        match = GROUP.match(group) if isinstance(group, str) else None
+        match = GROUP.fullmatch(group) if isinstance(group, str) else None
         if match is None:
             raise BadRequest(gettext("A group is written column:count, like 3:4 (the top 4 cards of column 3)."))
         column, count = int(match[1]), int(match[2])

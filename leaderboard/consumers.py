@@ -11,21 +11,19 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from games import groups, rooms
 from games.boards import Board, parse_board
-from games.hub import hub_for
 from games.models import Player
 from games.players.signed_in import signed_in_player
 from leaderboard import selectors
-from web.adapters import consume
+from operations import metrics
 from web.errors import BadRequest, NotAuthenticated, ServiceError
 from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
-from web.sockets.consumer import JsonConsumer
-from web.sockets.frames import Frame, Outlet
+from web.sockets.consumer import encode_frame
+from web.sockets.live import LiveConsumer
 
 # A hot board sends a watcher at most one message per this many seconds (after the first).
 COALESCE_SECONDS = 0.25
@@ -41,37 +39,11 @@ def _viewer(scope: dict[str, Any]) -> Player | None:
     return signed_in_player(scope.get("user"))
 
 
-class LiveConsumer(JsonConsumer):
-    """A socket fed by its process's hub (games.hub) rather than a channel of its own.
+class PausableConsumer(LiveConsumer):
+    """A socket that says so to its client while the channel layer is away, and sends the whole
+    state again (`resync`) when live updates resume (web.sockets.live)."""
 
-    The hub hands group messages to `deliver`, which queues them in `self.inbox`; while the
-    channel layer is away the socket stays open, is told so once, and gets `resync()` when live
-    updates resume.
-    """
-
-    group = ""
     paused = False
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        # No channel of its own: the client and the hub's inbox are its sources (web.adapters).
-        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        layer = get_channel_layer(self.channel_layer_alias)
-        try:
-            await consume(self, scope, receive, send, channel_layer=layer, also=self.inbox.get)
-        finally:
-            if self.group and self.channel_layer is not None:
-                hub_for(self.channel_layer).leave(self.group, self)
-
-    async def join(self, group: str) -> bool:
-        """Join before reading what to send first, so no change committed meanwhile is lost."""
-        self.group = group
-        if self.channel_layer is None:
-            return True
-        return await hub_for(self.channel_layer).join(group, self)
-
-    async def deliver(self, message: dict[str, Any]) -> None:
-        """From the hub: handled in this socket's own turn (a handler may wait on the database)."""
-        self.inbox.put_nowait(message)
 
     async def live_paused(self, event: dict[str, Any]) -> None:
         if not self.paused:
@@ -87,25 +59,21 @@ class LiveConsumer(JsonConsumer):
         """Send the whole state again: changes made while live updates were paused were not pushed."""
 
 
-class LeaderboardConsumer(LiveConsumer):
+class LeaderboardConsumer(PausableConsumer):
     """`/ws/leaderboards/{board}/`: a snapshot, then each change; a burst is coalesced.
 
     Within one coalescing window a single changed entry is sent as a change; several are
     replaced by one fresh snapshot, so a watcher always ends at the board's true state.
 
-    A change's frame is encoded once per process and its bytes written to each watcher's socket
-    (web.sockets.frames). A watcher whose client stops reading falls behind: it is sent nothing
-    while its unsent bytes are over the bound, then one fresh snapshot marked `resync` once it
-    reads again, so it is never left silently stale and never slows the others.
+    A watcher whose client stops reading slows no other (the server buffers what it sends) and
+    is dropped once it misses daphne's pings (`--ping-interval`, `--ping-timeout`).
     """
 
     flusher: asyncio.Task[None] | None = None
-    catch_up: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         await self.accept()
         self.viewer = _viewer(self.scope)
-        self.outlet = Outlet(self.base_send)
         self.pending: dict[str, dict[str, Any]] = {}
         self.next_send = 0.0
         self.changed_at = 0.0  # loop time of the latest change handed to this socket
@@ -125,9 +93,8 @@ class LeaderboardConsumer(LiveConsumer):
             await self.live_paused({})
 
     async def disconnect(self, code: int) -> None:
-        for task in (self.flusher, self.catch_up):
-            if task is not None:
-                task.cancel()
+        if self.flusher is not None:
+            self.flusher.cancel()
 
     async def resync(self) -> None:
         async with self.sending:
@@ -137,14 +104,13 @@ class LeaderboardConsumer(LiveConsumer):
         if message["type"] != "board.change":
             await super().deliver(message)
             return
-        if self.catch_up is not None:
-            return  # behind: the snapshot it gets once it reads again has this change
+        metrics.push_arrived(message)
         loop = asyncio.get_running_loop()
         if self.flusher is None and not self.pending and not self.sending.locked() and loop.time() >= self.next_send:
-            # The usual case: nothing waiting and the spacing past, so send now, in the hub's turn
-            # (a task and a lock per watcher were most of a 1,000-watcher fan-out's cost).
+            # The usual case: nothing waiting and the spacing past, so send now, in the process's
+            # turn (a task and a lock per watcher were most of a 1,000-watcher fan-out's cost).
             self.next_send = loop.time() + COALESCE_SECONDS
-            await self._write(_change_frame(message))
+            await self.send(text_data=_change_text(message))
             return
         await self.board_change(message)
 
@@ -165,35 +131,20 @@ class LeaderboardConsumer(LiveConsumer):
                 await asyncio.sleep(wait)
             self.flusher = None
             pending, self.pending = self.pending, {}
-            if self.catch_up is not None:
-                return
             if len(pending) == 1:
                 (event,) = pending.values()
-                await self._write(_change_frame(event))
+                await self.send(text_data=_change_text(event))
             elif pending:
                 await self._send_snapshot(since=self.changed_at)
             # Spaced from when a message went out, not from when it was begun (a snapshot takes a query).
             self.next_send = loop.time() + COALESCE_SECONDS
 
-    async def _write(self, frame: Frame) -> None:
-        if not await self.outlet.write(frame):
-            self.pending.clear()
-            self.catch_up = asyncio.create_task(self._catch_up())
-
-    async def _catch_up(self) -> None:
-        """Once the client reads again, the board as it is now (changes skipped meanwhile included)."""
-        while not self.outlet.caught_up():
-            await asyncio.sleep(COALESCE_SECONDS)
-        self.catch_up = None  # a change from now on waits for the snapshot (`sending`), then follows it
-        await self.resync()
-        self.next_send = asyncio.get_running_loop().time() + COALESCE_SECONDS
-
     async def _send_snapshot(self, since: float | None = None) -> None:
         """The board now: a read begun after `since` (default: begun now, e.g. after joining)."""
         if self.viewer is None:
             loop = asyncio.get_running_loop()
-            frame = await _shared_snapshot(self.board, self.limit, since=loop.time() if since is None else since)
-            await self.send(text_data=frame.text)
+            text = await _shared_snapshot(self.board, self.limit, since=loop.time() if since is None else since)
+            await self.send(text_data=text)
             return
         await self.send_json({"type": "snapshot", **await self._snapshot()})
 
@@ -201,17 +152,17 @@ class LeaderboardConsumer(LiveConsumer):
         return await selectors.read_board(self.board, selectors.player_id_of(self.viewer), limit=self.limit)
 
 
-async def _read_snapshot_frame(board: Board, limit: int) -> Frame:
-    return Frame({"type": "snapshot", **await selectors.read_board(board, None, limit=limit)})
+async def _read_snapshot_text(board: Board, limit: int) -> str:
+    return encode_frame({"type": "snapshot", **await selectors.read_board(board, None, limit=limit)})
 
 
 # Anonymous watchers of a board in this process see the same document: a burst's coalesced
-# snapshots share one read and its one encoded frame, provided the read began after the change
+# snapshots share one read and its one encoded text, provided the read began after the change
 # that made the watcher want it.
-_reads: dict[tuple[str, int], tuple[float, asyncio.Future[Frame]]] = {}
+_reads: dict[tuple[str, int], tuple[float, asyncio.Future[str]]] = {}
 
 
-async def _shared_snapshot(board: Board, limit: int, *, since: float) -> Frame:
+async def _shared_snapshot(board: Board, limit: int, *, since: float) -> str:
     loop = asyncio.get_running_loop()
     key = (board.id, limit)
     found = _reads.get(key)
@@ -220,18 +171,18 @@ async def _shared_snapshot(board: Board, limit: int, *, since: float) -> Frame:
         usable = started >= since and read.get_loop() is loop
         if usable and not (read.done() and (read.cancelled() or read.exception() is not None)):
             return await asyncio.shield(read)
-    read = asyncio.ensure_future(_read_snapshot_frame(board, limit))
+    read = asyncio.ensure_future(_read_snapshot_text(board, limit))
     _reads[key] = (loop.time(), read)
     return await asyncio.shield(read)
 
 
-def _change_frame(event: dict[str, Any]) -> Frame:
-    """The change frame, encoded once per message for all of a process's watchers (the hub hands
-    them the same dict)."""
-    frame = event.get("_frame")
-    if frame is None:
-        frame = event["_frame"] = Frame({"type": "change", "entry": event["entry"], "board": event["board"]})
-    return frame
+def _change_text(event: dict[str, Any]) -> str:
+    """The change's frame, encoded once for all of a process's watchers: each process reads a
+    group message once and hands every socket of the group the same dict (web.sockets.live)."""
+    text = event.get("text")
+    if text is None:
+        text = event["text"] = encode_frame({"type": "change", "entry": event["entry"], "board": event["board"]})
+    return str(text)
 
 
 def _limit(scope: dict[str, Any]) -> int:
@@ -254,7 +205,7 @@ def _you(room_id: str, viewer: Player | None) -> dict[str, Any]:
     return rooms.you_in(rooms.room_for(room_id), viewer)
 
 
-class RoomConsumer(LiveConsumer):
+class RoomConsumer(PausableConsumer):
     """`/ws/rooms/{room id}/`: the room on every change; the host may send {"type": "start"}."""
 
     async def connect(self) -> None:
@@ -294,6 +245,7 @@ class RoomConsumer(LiveConsumer):
         # On success the room's broadcast brings the new state to every socket, this one too.
 
     async def room_update(self, event: dict[str, Any]) -> None:
+        metrics.push_arrived(event)
         document = event["room"]
         seen = (document["state"], len(document["players"]))
         if seen != self.seen:  # someone joined, or the race started or ended: my part may be new

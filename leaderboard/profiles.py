@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import datetime as dt
 from collections import defaultdict
 from typing import Any
@@ -12,13 +10,22 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from games.models import Player, Result
+from games.ranking import decode_cursor, encode_cursor
 from games.selectors import result_document
 from leaderboard.models import PlayerStats
 from leaderboard.stats import stats_document
-from web.errors import BadRequest, NotFound
+from web.errors import NotFound
 
 SERIES_POINTS = 200  # per variant: the most recent games
-MAX_OFFSET = dt.timedelta(hours=16)
+
+# A page's cursor (games.ranking's encoding): the last result's finishing time, in microseconds since
+# the first day Python has, then its id, each in a fixed number of digits.
+_FIRST_DAY = dt.datetime.min.replace(tzinfo=dt.UTC)
+_LAST_US = (dt.datetime.max.replace(tzinfo=dt.UTC) - _FIRST_DAY) // dt.timedelta(microseconds=1)
+_LAST_ID = 2**63 - 1  # the largest id a database column holds
+_TIME_DIGITS = len(str(_LAST_US))
+_ID_DIGITS = len(str(_LAST_ID))
+PAGE_KEY_LENGTH = _TIME_DIGITS + _ID_DIGITS
 
 
 def named_player(name: str) -> Player | None:
@@ -77,19 +84,13 @@ def _series(player: Player) -> dict[str, list[dict[str, Any]]]:
 
 
 def _encode(result: Result) -> str:
-    text = f"{result.finished_at.isoformat()}|{result.pk}"
-    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    finished_us = (result.finished_at - _FIRST_DAY) // dt.timedelta(microseconds=1)
+    return encode_cursor(f"{finished_us:0{_TIME_DIGITS}d}{result.pk:0{_ID_DIGITS}d}")
 
 
 def _decode(cursor: str) -> tuple[dt.datetime, int]:
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-        stamp, _, pk = text.partition("|")
-        finished_at = dt.datetime.fromisoformat(stamp)
-        offset = finished_at.utcoffset()
-        # PostgreSQL takes offsets up to 15:59 only (Python's go to 23:59), and this server writes +00:00.
-        if offset is None or abs(offset) >= MAX_OFFSET or not pk.isdigit():
-            raise ValueError(text)
-        return finished_at.astimezone(dt.UTC), int(pk)
-    except (binascii.Error, UnicodeDecodeError, ValueError, OverflowError):
-        raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page.")) from None
+    """Where a page starts: any key of digits is a place (one past the last time or id is the end)."""
+    key = decode_cursor(cursor, PAGE_KEY_LENGTH)
+    finished_us, result_id = int(key[:_TIME_DIGITS]), int(key[_TIME_DIGITS:])
+    finished_at = _FIRST_DAY + dt.timedelta(microseconds=min(finished_us, _LAST_US))
+    return finished_at, min(result_id, _LAST_ID)

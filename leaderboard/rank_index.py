@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import redis
 import redis.asyncio
@@ -117,29 +117,17 @@ def keys(board: str) -> tuple[str, str, str]:
 class Placed:
     rank: int  # 0-based rank of the player's member after the update
     in_step: bool  # the index reflects this update's version: the rank is exact
-    exists: bool | None = None  # whether the key asked with the update exists (None: none asked)
 
 
-async def put(
-    board: str, player_id: int, sort_key: str, *, version: int = 0, exists: str | bytes | None = None
-) -> Placed:
+async def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Placed:
     """The player's entry is now `sort_key` (change number `version` of the board), unless the
-    index already holds a better one: where the player ranks now, and whether the key `exists`
-    (on the same Redis, asked in the same round trip; None when no key is given)."""
+    index already holds a better one; where the player ranks now."""
     try:
-        pipe = loop_client().pipeline(transaction=False)
-        pipe.eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version))
-        if exists is not None:
-            pipe.exists(exists)
-        replies = await pipe.execute()
+        put = loop_client().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version))
+        rank, stored = await cast("Awaitable[list[Any]]", put)
     except (redis.RedisError, OSError) as error:
         raise _missed(board, version, error) from error
-    rank, stored = replies[0]
-    return Placed(
-        rank=int(rank),
-        in_step=stored is not None and int(stored) >= version,
-        exists=None if exists is None else bool(replies[1]),
-    )
+    return Placed(rank=int(rank), in_step=stored is not None and int(stored) >= version)
 
 
 def _missed(board: str, version: int, error: Exception) -> RankIndexUnavailable:

@@ -20,11 +20,11 @@ from games import fair_play, refusals
 from games.boards import clean_twin, daily_board_id, parse_board
 from games.dailies import utc_today
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
-from games.models import Player, Result
+from games.models import FairPlayReview, Player, Result
 from games.variants import goal_of, variant_name
 from leaderboard import selectors
 from leaderboard.models import PlayerStats
-from leaderboard.stats import UNCOUNTED, current_streak
+from leaderboard.stats import current_streak
 from web.errors import BadRequest, NotFound
 
 CALENDAR_WEEKS = 5  # the calendar's rows: whole weeks, Monday first, the last one holding today
@@ -119,7 +119,7 @@ def streak(*, player: Player, variant: str, today: dt.date) -> dict[str, Any]:
     outcome: dict[dt.date, bool] = {}
     if boards:
         rows = Result.objects.filter(player=player, board__in=list(boards), daily__isnull=False).exclude(
-            fair_play__status__in=UNCOUNTED
+            FairPlayReview.uncounted()
         )
         for board, won in rows.values_list("board", "won"):
             day = boards[str(board)]

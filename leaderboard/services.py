@@ -14,7 +14,7 @@ from typing import Any
 from games import groups, verified
 from games.boards import parse_board
 from games.models import Result
-from leaderboard import rank_index, selectors, standings, stats
+from leaderboard import rank_index, selectors, standings, stats, withdrawals
 from web.storage import fetch_each
 
 
@@ -29,7 +29,11 @@ def _statements(event: verified.Event, new: verified.NewResult | None) -> list[v
 
 
 def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
-    """The rows of _statements, the result's pk set: a daily's streak, and each change announced."""
+    """The rows of _statements, the result's pk set: a daily's streak, and each change announced;
+    or a withdrawn result taken back out."""
+    if event.kind == "withdrawn":
+        withdrawals.withdraw(event.result)
+        return
     rows = list(rows)
     if event.counts:
         stats.counted(result=event.result, row=rows.pop(0))
@@ -37,8 +41,9 @@ def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
 
 
 def _writes_more(event: verified.Event) -> bool:
-    """Whether _wrote writes for this event: a ranked daily's result recounts the streak."""
-    return event.counts and stats.recounts_streak(event.result)
+    """Whether _wrote writes for this event: a ranked daily's result recounts the streak; a withdrawn
+    one is taken out."""
+    return (event.counts and stats.recounts_streak(event.result)) or event.kind == "withdrawn"
 
 
 # Subscribed in the app's ready().
@@ -99,24 +104,16 @@ class BoardChanged:
         board = parse_board(change.board)
         group = groups.board_group(board.id)
         if not rank_index.enabled():
-            if not await groups.watched(group):
+            if not groups.watched(group):
                 return  # nobody to tell: no need to count the rank either
             entry = await selectors.entry_of(board=board, player_id=change.player_id)  # SQL: no index, no Redis layer
         else:
-            watch = groups.watch_key(group)
             try:
-                placed = await rank_index.put(
-                    change.board,
-                    change.player_id,
-                    change.sort_key,
-                    version=change.version,
-                    # The layer's key (on the index's own Redis) is asked with the put: one round trip.
-                    exists=watch[1] if isinstance(watch, tuple) else None,
-                )
+                placed = await rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
             except rank_index.RankIndexUnavailable:
                 return  # no push either (the layer is the same Redis); watchers resync when it is back
-            if not (placed.exists if placed.exists is not None else await groups.watched(group)):
-                return  # indexed; nobody to tell (most code boards)
+            if not groups.watched(group):
+                return  # indexed; nobody to tell
             # Out of step (a change missed or still on its way): the reader's path catches the index up.
             entry = (
                 selectors.entry_document(board, self.row, placed.rank + 1)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.db.models import Count, Max, Q
+
 from games.models import FairPlayReview, Result
 from leaderboard.models import PlayerStats
 
 _S = PlayerStats._meta.db_table
-# A daily result held for fair-play review counts nowhere until approved; a voided one never does.
-UNCOUNTED = (FairPlayReview.Status.HELD, FairPlayReview.Status.VOIDED)
 _INTO = (
     f"INSERT INTO {_S} (player_id, variant, games, wins, clean_wins, best_score, best_cards_home, best_moves,"
     " daily_streak, best_daily_streak)"
@@ -82,12 +82,47 @@ def recounts_streak(result: Result) -> bool:
 def _ranked_daily_dates(player_id: int, variant: str) -> list[dt.date]:
     dates = (
         Result.objects.filter(player_id=player_id, daily__variant=variant, board__startswith="daily:")
-        .exclude(fair_play__status__in=UNCOUNTED)
+        .exclude(FairPlayReview.uncounted())  # held for fair-play review, or voided
         .order_by("daily__date")
         .values_list("daily__date", flat=True)
         .distinct()
     )
     return list(dates)
+
+
+def recount(*, player_id: int, variant: str) -> None:
+    """Count the player's statistics of `variant` again from every result that still counts (one was
+    taken out: leaderboard.withdrawals); none left, no statistics."""
+    counted = Result.objects.filter(player_id=player_id, stored_code__variant=variant).exclude(
+        FairPlayReview.uncounted()
+    )
+    totals = counted.aggregate(
+        games=Count("id"),
+        wins=Count("id", filter=Q(won=True)),
+        clean_wins=Count("id", filter=Q(won=True, undos=0)),
+        best_score=Max("score"),
+    )
+    if not totals["games"]:
+        PlayerStats.objects.filter(player_id=player_id, variant=variant).delete()
+        return
+    best = {"best_score": totals.pop("best_score"), "best_cards_home": None, "best_moves": None}
+    if variant.startswith("RU"):
+        top = counted.order_by("-cards_home", "moves").values("cards_home", "moves").first()
+        assert top is not None
+        best = {"best_score": None, "best_cards_home": top["cards_home"], "best_moves": top["moves"]}
+    days = _ranked_daily_dates(player_id, variant)
+    streak, longest = _streaks(days)
+    PlayerStats.objects.update_or_create(
+        player_id=player_id,
+        variant=variant,
+        defaults={
+            **totals,
+            **best,
+            "daily_streak": streak,
+            "best_daily_streak": longest,
+            "last_daily": days[-1] if days else None,
+        },
+    )
 
 
 def _streaks(days: list[dt.date]) -> tuple[int, int]:

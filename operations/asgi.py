@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
 from typing import Any
 
 import orjson
@@ -32,28 +31,22 @@ Message = dict[str, Any]
 
 def operated(*, http: Any = None, websocket: Any = None) -> Any:
     """The service's application: `http` for requests and `websocket` for sockets, with health,
-    metrics, request ids, access logs and draining.
+    metrics, request ids, access logs and draining."""
 
-    It only picks the coroutine that serves a connection and hands it back to the server, which
-    runs it: a socket holds one suspended frame less, for as long as it is open, than under an
-    application that awaited it (and Channels' ProtocolTypeRouter, which this replaces, another).
-    """
-
-    def app(scope: Scope, receive: Any, send: Any) -> Awaitable[None]:
+    async def app(scope: Scope, receive: Any, send: Any) -> None:
         kind = scope["type"]
         if kind == "http" and http is not None:
             own = _OWN.get(scope["path"])  # these see the peer as it connected: _ready tells a probe by it
-            return own(scope, send) if own is not None else _http(http, forwarded.resolved(scope), receive, send)
-        if kind == "websocket" and websocket is not None:
-            return Socket(forwarded.resolved(scope), receive, send).serve(websocket)
-        return _unserved(kind)
+            if own is not None:
+                await own(scope, send)
+            else:
+                await _http(http, forwarded.resolved(scope), receive, send)
+        elif kind == "websocket" and websocket is not None:
+            await Socket(forwarded.resolved(scope), receive, send).serve(websocket)
+        else:
+            raise ValueError(f"No application configured for scope type {kind!r}")  # as Channels' router says
 
-    app._asgi_single_callable = True  # type: ignore[attr-defined] # asgiref: one call, not a coroutine function's look
     return app
-
-
-async def _unserved(kind: str) -> None:
-    raise ValueError(f"No application configured for scope type {kind!r}")  # as Channels' router said
 
 
 async def _http(application: Any, scope: Scope, receive: Any, send: Any) -> None:
@@ -119,8 +112,8 @@ class Socket:
         "messages",
         "request_id",
         "restarting",
+        "_send",
         "scope",
-        "server_send",
     )
 
     def __init__(self, scope: Scope, receive: Any, send: Any) -> None:
@@ -128,9 +121,7 @@ class Socket:
         self.kind = _kind(scope.get("path", ""))
         self.request_id = requests.from_scope(scope)
         self._receive = receive
-        # The server's own send, for a frame written straight to the socket (web.sockets.frames):
-        # it bypasses only what `send` counts, and a socket closed here is no longer open there.
-        self.server_send = send
+        self._send = send
         self.accepted = False
         self.closed = False  # a close was sent (by the application or by the drain)
         self.close_code: int | None = None
@@ -201,11 +192,10 @@ class Socket:
         elif kind == "websocket.close":
             self.closed = True
             self.close_code = message.get("code", 1000)
-        await self.server_send(message)
+        await self._send(message)
 
     def frame_sent(self) -> None:
-        """A frame went to the client, through `send` or written straight to the server's socket
-        (web.sockets.frames): the first after a client message answers it."""
+        """A frame went to the client: the first after a client message answers it."""
         if self.asked_at:
             seconds = time.perf_counter() - self.asked_at
             self.asked_at = 0.0

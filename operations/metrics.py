@@ -72,11 +72,11 @@ RANK_INDEX_REBUILDS = Counter("league_rank_index_rebuilds", "Rank indexes rebuil
 PUSHES = Counter("league_pushes", "Changes sent to a live group, by type", ["type"])
 PUSH_DELAY_SECONDS = Histogram(
     "league_push_delay_seconds",
-    "From a change being sent to this worker handing it to its sockets, by type",
+    "From a change being sent to a socket of this worker being handed it, by type",
     ["type"],
     buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
 )
-PUSH_DELIVERIES = Counter("league_push_deliveries", "Changes handed to this worker's sockets, by type", ["type"])
+PUSH_DELIVERIES = Counter("league_push_deliveries", "Changes handed to a socket of this worker, by type", ["type"])
 DRAINING = Gauge("league_draining", "1 while this worker is draining before it stops")
 
 _REFUSALS: tuple[tuple[type[ServiceError], str], ...] = (
@@ -203,21 +203,27 @@ def push_sent(message: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-def push_arrived(message: dict[str, Any], sockets: int) -> None:
-    """A worker's hub hands a change to `sockets` of its sockets (games.hub): its delay.
+def push_arrived(message: dict[str, Any]) -> None:
+    """A socket is handed a change sent to its group (games.groups): its delay.
 
     The delay compares two processes' clocks: one machine's, or machines kept in step by NTP.
     """
-    sent_at = message.get("sent_at")
-    if sent_at is None:  # the hub's own notices (paused, resumed)
-        return
-    kind = message.get("type", "")
-    PUSH_DELAY_SECONDS.labels(kind).observe(max(0.0, time.time() - float(sent_at)))
-    PUSH_DELIVERIES.labels(kind).inc(sockets)
+    delay, deliveries = _push_metrics(message.get("type", ""))
+    delay.observe(max(0.0, time.time() - float(message.get("sent_at", 0.0))))
+    deliveries.inc()
+
+
+@cache
+def _push_metrics(kind: str) -> tuple[Histogram, Counter]:
+    """The push metrics of one type of change (a bounded set): labelled once, not per socket."""
+    return PUSH_DELAY_SECONDS.labels(kind), PUSH_DELIVERIES.labels(kind)
 
 
 class _PoolCollector(Collector):
     """Read at scrape time, never on a request: the database pool and the sockets' database threads."""
+
+    def describe(self) -> list[Any]:
+        return []  # registered without a first reading: that would open the pool as the module is imported
 
     def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
         stats = _pool_stats()
@@ -243,26 +249,25 @@ class _PoolCollector(Collector):
                 "Requests that got no connection in time",
                 value=stats.get("requests_errors", 0),
             )
-        queued = _socket_database_queue()
-        if queued is not None:
-            yield GaugeMetricFamily(
-                "league_socket_db_queue", "Socket database calls waiting for one of the sockets' threads", value=queued
-            )
+        yield GaugeMetricFamily(
+            "league_socket_db_queue",
+            "Socket database calls waiting for one of the sockets' threads",
+            value=_socket_database_queue(),
+        )
 
 
 def _pool_stats() -> dict[str, int] | None:
-    from django.db.backends.postgresql.base import DatabaseWrapper
+    from django.db import connections
 
-    # Django keeps one per alias, per process (since 5.1; django-stubs 5.2.9 has no pool yet).
-    pool = DatabaseWrapper._connection_pools.get("default")  # type: ignore[attr-defined]
+    # Django keeps one per alias, per process (since 5.1); None without one (SQLite, no pool configured).
+    pool = getattr(connections["default"], "pool", None)
     return None if pool is None else dict(pool.get_stats())
 
 
-def _socket_database_queue() -> int | None:
-    from web.sockets import consumer
+def _socket_database_queue() -> int:
+    from web.sockets.consumer import queued_calls
 
-    queue = getattr(consumer._database_threads, "_work_queue", None)
-    return None if queue is None else int(queue.qsize())
+    return queued_calls()
 
 
 REGISTRY.register(_PoolCollector())

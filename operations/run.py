@@ -26,7 +26,7 @@ def tell(line: str) -> None:
 
 
 def worker_command(arguments: list[str]) -> list[str]:
-    """The worker: operations.server (daphne with the graceful stop and the body cap) with `arguments`."""
+    """The worker: operations.server (daphne with the graceful stop) with `arguments`."""
     return [sys.executable, "-m", "operations.server", *arguments]
 
 

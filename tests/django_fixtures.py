@@ -15,11 +15,11 @@ from django.conf import settings
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games.hub import close_hub
 from games.models import Player
 from tests.conftest import make_player
 from web import storage
 from web.sockets.consumer import release_database_threads
+from web.sockets.live import close_local_groups
 
 
 @pytest.fixture(scope="session")
@@ -118,11 +118,11 @@ def _close_socket_thread_connections(django_db_setup: None) -> Iterator[None]:
 
 @pytest.fixture
 async def socket_cleanup() -> AsyncIterator[None]:
-    """After a test that runs the ASGI application in process: stop this event loop's board hub,
+    """After a test that runs the ASGI application in process: stop this event loop's channel reader,
     close the connections of the sync worker thread and of the sockets' database threads, and drop
     the channel layer, whose receive lock belongs to this test's event loop and would trip the next."""
     yield
-    await close_hub()
+    await close_local_groups()
     await storage.close()
     await database_sync_to_async(connections.close_all)()
     await asyncio.to_thread(release_database_threads)
@@ -151,7 +151,9 @@ def private_redis() -> Iterator[Any]:
 
     server = PrivateRedis()
     server.start()
-    layers = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [server.url]}}}
+    layers = {"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {"hosts": [server.url]}}}
+    if "Redis" not in layers["default"]["BACKEND"]:
+        layers["default"]["BACKEND"] = "channels_redis.pubsub.RedisPubSubChannelLayer"
     try:
         with override_settings(REDIS_URL=server.url, CHANNEL_LAYERS=layers):
             channel_layers.backends.clear()

@@ -46,6 +46,19 @@ def service_env(*, database_url: str, redis_url: str, **extra: str) -> dict[str,
     return env
 
 
+def worker_env(**extra: str) -> dict[str, str]:
+    """service_env for a worker on pytest-django's test database: PostgreSQL's and the test Redis,
+    or on the embedded default the test database's file (tests/django_fixtures.py), the in-memory layer."""
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        return service_env(
+            database_url=database_url_of(connection.settings_dict), redis_url=settings.REDIS_URL or "", **extra
+        )
+    return service_env(database_url="", redis_url="", SQLITE_PATH=connection.settings_dict["NAME"], **extra)
+
+
 def free_port() -> int:
     """A port nothing listens on now, on loopback, for a process a test starts."""
     with socket.socket() as probe:

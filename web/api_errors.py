@@ -1,10 +1,12 @@
-"""DRF exception handler: every refusal answers in the error shape of docs/api.md."""
+"""DRF exception handler: every refusal answers in the error shape of docs/api.md, the sync views'
+and the async ones' (web.async_views: their storage on the event loop raises psycopg's errors)."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
+import psycopg
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, DataError
 from django.http import Http404
@@ -54,8 +56,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if wait is not None:
             response["Retry-After"] = str(max(1, int(wait)))
         return response
-    if isinstance(exc, DatabaseError):
-        return exception_handler(database_refusal(exc, data=isinstance(exc, DataError)), context)
+    if isinstance(exc, DatabaseError | psycopg.Error):
+        return exception_handler(database_refusal(exc, data=isinstance(exc, DataError | psycopg.DataError)), context)
     return None
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from django.http import HttpRequest
@@ -25,12 +24,3 @@ def language_of(scope: dict[str, Any]) -> str:
 def in_use(language: str) -> bool:
     """Whether `language` is the one in use already, so that an override would change nothing."""
     return translation.get_language() == language
-
-
-def speaking(language: str) -> contextlib.AbstractContextManager[Any]:
-    """`translation.override(language)`, or nothing where `language` is already the one in use: an
-    override costs a request served on the loop about as much as its header checks, and leaves the
-    language set in its context when it ends (a socket's: a few hundred bytes while it is open)."""
-    if in_use(language):
-        return contextlib.nullcontext()
-    return translation.override(language)

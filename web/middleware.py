@@ -7,7 +7,6 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.middleware.common import CommonMiddleware
 from django.utils.cache import get_max_age
 from django.utils.translation import gettext, gettext_noop
 
@@ -23,8 +22,8 @@ def too_large_message() -> str:
 class BodySizeLimitMiddleware:
     """Refuse a body whose Content-Length is over the cap with 413 before anything reads it.
 
-    A body without one (chunked) is counted as it arrives: in daphne's request
-    (operations/body_cap.py) and in the ASGI handler (web/http.py)."""
+    A body without one (chunked) is capped by nginx, which reads it before a worker does
+    (deploy/nginx), and counted as it arrives before Django's ASGI handler (web/bodies.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -77,15 +76,6 @@ class ServiceErrorMiddleware:
         if exception.retry_after is not None:
             response["Retry-After"] = str(exception.retry_after)
         return response
-
-
-class ResolvedCommonMiddleware(CommonMiddleware):
-    """CommonMiddleware (the host check, disallowed user agents, PREPEND_WWW, Content-Length) for a
-    request whose path already resolved to a view (web/lean_chain.py): appending a slash would
-    redirect only a path that does not resolve, so its two URL look-ups per request are skipped."""
-
-    def should_redirect_with_slash(self, request: HttpRequest) -> bool:
-        return False
 
 
 DEVICE_COOKIE_SECONDS = 2 * 365 * 24 * 3600

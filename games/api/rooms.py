@@ -6,7 +6,7 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,16 +14,23 @@ from rest_framework.views import APIView
 
 from games import rooms
 from games.api.documents import RoomDocument, refusals
+from games.api.openapi import BLANK, CODE, SPACE, VARIANT, padded
 from games.models import Player
 from games.players import guests
-from web.fields import StrictCharField
+from web.fields import ClosedSerializer, StrictCharField
 
 ROOM_ID = OpenApiParameter("room_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 
 
-class NewRoomSerializer(serializers.Serializer):
-    variant = StrictCharField(required=False, max_length=32, help_text="a fresh deal of this variant, code hidden")
-    code = StrictCharField(required=False, help_text="this game code, shown to all")
+class NewRoomSerializer(ClosedSerializer):
+    variant = StrictCharField(
+        required=False,
+        max_length=32,
+        trim_whitespace=False,
+        help_text="a fresh deal of this variant, code hidden",
+        pattern=padded(VARIANT, BLANK),
+    )
+    code = StrictCharField(required=False, help_text="this game code, shown to all", pattern=padded(CODE, SPACE))
 
 
 def _answer(room_id: object, viewer: Player | None, code: int = status.HTTP_200_OK) -> Response:

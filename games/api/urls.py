@@ -1,7 +1,6 @@
 from django.urls import path
 
 from games.api import rooms, views
-from web.lean import lean
 
 urlpatterns = [
     path("sessions", views.SessionsView.as_view(), name="sessions"),
@@ -9,7 +8,7 @@ urlpatterns = [
     path("sessions/<str:session_id>/actions", views.ActionsView.as_view(), name="session-actions"),
     path("sessions/<str:session_id>/why", views.WhyView.as_view(), name="session-why"),
     path("sessions/<str:session_id>/finish", views.FinishView.as_view(), name="session-finish"),
-    path("submissions", lean(views.SubmissionsView, "POST", on_loop=views.submit_on_loop), name="submissions"),
+    path("submissions", views.SubmissionsView.as_view(), name="submissions"),
     path("daily", views.DailyView.as_view(), name="daily"),
     path("variants", views.VariantsView.as_view(), name="variants"),
     path("rooms", rooms.RoomsView.as_view(), name="rooms"),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-import orjson
 from django.conf import settings
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -18,11 +17,14 @@ from rest_framework.views import APIView
 
 from games import dailies, fair_play, live, selectors, services, submissions, variants, why
 from games.api import documents
+from games.api.openapi import WHY_QUESTION, date_parameter
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
+from games.boards import query_date
 from games.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
-from web import loop_http, ratelimit
+from web import ratelimit
+from web.async_views import AsyncAPIView
 from web.errors import BadRequest
 
 
@@ -115,10 +117,7 @@ class WhyView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("group", str, description="column:count, like 3:4: may these cards be picked up?"),
-            OpenApiParameter("action", str, description="a token, like 3:4>7: why is it refused?"),
-        ],
+        parameters=[WHY_QUESTION],
         responses={200: documents.WhyDocument, **documents.REFUSALS},
         operation_id="why_not",
         summary="Why a group cannot be picked up, or an action played, now (changes nothing)",
@@ -146,7 +145,7 @@ class FinishView(APIView):
         return Response(selectors.session_document(session, game, now=now))
 
 
-class SubmissionsView(APIView):
+class SubmissionsView(AsyncAPIView):  # async: verified and stored on the event loop
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -155,41 +154,17 @@ class SubmissionsView(APIView):
         operation_id="submit_log",
         summary="Verify a whole move list played elsewhere",
     )
-    def post(self, request: Request) -> Response:
+    async def post(self, request: Request) -> Response:
         data = _plainly_valid_submission(request.data) or _valid(SubmissionSerializer, request)
-        _address_limit(guests.client_address(request)).hit()
-        answer_status, body = submissions.submit_log(
+        answer_status, body = await submissions.submit(
             player=_player(request),
             code=data["code"],
             log=data["moves"],
             claimed_score=data.get("claimed_score"),
-            key=data.get("key"),
+            key=data.get("key"),  # its claim and its result commit in one transaction, on a thread
+            limits=[_address_limit(guests.client_address(request))],
         )
         return Response(body, status=answer_status)
-
-
-async def submit_on_loop(request: loop_http.Request) -> loop_http.Answer:
-    """SubmissionsView.post on the event loop (web/loop_http.py), for a player by token whose body
-    is read as it stands (no serializer to word it) and carries no idempotency key; any other goes
-    to Django's path, before anything is counted."""
-    if request.player is None or not _plain_json(request.headers.get("content-type", "")):
-        raise loop_http.Handover()
-    try:
-        body = orjson.loads(request.body)
-    except orjson.JSONDecodeError:
-        raise loop_http.Handover() from None  # DRF's parser words it (or reads what orjson does not)
-    data = _plainly_valid_submission(body)
-    if data is None or data["key"] is not None or not all(type(token) is str for token in data["moves"]):
-        raise loop_http.Handover()  # a token that is no string is refused in words that echo it as Python reads it
-    answer_status, document = await submissions.submit(
-        player=request.player,
-        code=data["code"],
-        log=data["moves"],
-        claimed_score=data["claimed_score"],
-        now=timezone.now(),
-        limits=[_address_limit(request.client)],
-    )
-    return loop_http.Answer(answer_status, document)
 
 
 def _address_limit(address: str) -> ratelimit.Limit:
@@ -198,22 +173,18 @@ def _address_limit(address: str) -> ratelimit.Limit:
     return ratelimit.Limit("submissions-address", address, settings.RATE_SUBMISSIONS_PER_ADDRESS, 60, message)
 
 
-def _plain_json(content_type: str) -> bool:
-    """A Content-Type DRF's JSON parser reads as UTF-8 JSON."""
-    media, _, parameters = content_type.partition(";")
-    return media.strip().lower() == "application/json" and parameters.strip().lower() in ("", "charset=utf-8")
-
-
 def _plain_text(value: object, max_length: int) -> bool:
     """A string StrictCharField takes as it is: not blank, no surrounding space to trim, no NUL."""
     return type(value) is str and 0 < len(value) <= max_length and value == value.strip() and "\x00" not in value
 
 
+_SUBMISSION_FIELDS = frozenset(SubmissionSerializer().fields)
+
+
 def _plainly_valid_submission(data: object) -> dict | None:
     """The submission's fields when SubmissionSerializer would accept them unchanged; else None, and
-    the serializer decides (and words any refusal). Building a serializer is ~7% of the request's CPU.
-    """
-    if type(data) is not dict:
+    the serializer decides (and words any refusal): building one costs more than the checks here."""
+    if type(data) is not dict or not data.keys() <= _SUBMISSION_FIELDS:
         return None
     code, log = data.get("code"), data.get("moves")
     score, key = data.get("claimed_score"), data.get("key")
@@ -230,7 +201,7 @@ class DailyView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("date", str, description="YYYY-MM-DD (UTC); today by default")],
+        parameters=[date_parameter("date", "YYYY-MM-DD (UTC); today by default")],
         responses={200: documents.DailyOverview, **documents.REFUSALS},
         operation_id="dailies",
         summary="The seven dailies of a date and my part in them",
@@ -266,9 +237,5 @@ class VariantsView(APIView):
 
 
 def _date_param(text: str | None, *, default: dt.date) -> dt.date:
-    if text is None or text == "":
-        return default
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise BadRequest(gettext("The date must look like 2026-11-30.")) from None
+    date = query_date(text)
+    return default if date is None else date

@@ -6,9 +6,9 @@ stock is the bytes of the stock's cards (a card is under 52; nothing changes
 them) with the index of the next one; each undo record is what changed, never
 a copy of the board, packed by the game's rules into one int. A game being
 played or replayed keeps its records in a list, whose appends are cheap; a copy
-holds them in an array of 64-bit ints: 8 bytes a record, where a tuple of small
-ints took ~140. A game to keep rather than play (`kept`, what a cache holds)
-has its columns in bytes too: a third of lists' memory.
+holds them in an array of 64-bit ints, far smaller than tuples of small ints. A
+game to keep rather than play (`kept`, what a cache holds) has its columns in
+bytes too (the figures: bench/README.md).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ _WON_RULE: Final = "game_won"
 _NOTHING_TO_UNDO_RULE: Final = "nothing_to_undo"
 
 Record = int  # an undo record, packed by the game's rules (spider.py, russian.py)
-# The foundations of every game that has none, shared (nothing changes them): four lists a game
-# were a tenth of a cached game's memory.
+# The foundations of every game that has none, shared (nothing changes them): four empty lists a
+# game were a noticeable share of a cached game's memory.
 _NO_FOUNDATIONS: Final[list[list[int]]] = [[], [], [], []]
 _SUIT_INDEX: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
 

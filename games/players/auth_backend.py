@@ -78,7 +78,7 @@ class LimitedModelBackend(ModelBackend):
         guarded = _count(name, address, attempts)
         try:
             with password_checks.slot(address) as run:
-                player, outdated = self._check(name, password, run)
+                player, outdated = self._verify(name, password, run)
         except Exception:  # no place for the check, or the database away: the attempt was not made
             for attempt in attempts:
                 ratelimit.give_back(attempt)
@@ -94,7 +94,7 @@ class LimitedModelBackend(ModelBackend):
             player.save(update_fields=["password"])
         return player
 
-    def _check(self, name: str, password: str, run: Callable[[Callable[[], Any]], Any]) -> tuple[Player | None, bool]:
+    def _verify(self, name: str, password: str, run: Callable[[Callable[[], Any]], Any]) -> tuple[Player | None, bool]:
         """The player if the password is theirs (and whether its hash is outdated), else None; the
         hash is worked out whether or not the name is a player's."""
         player = Player.objects.annotate(canonical=Lower("username")).filter(canonical=name).first()

@@ -53,7 +53,7 @@ def play_as(request: Request, play: Callable[[Player], T]) -> T:
     player = viewer(request)
     if player is not None:
         return play(player)
-    if request.auth is not None or getattr(request._request, "session", None) is None:
+    if request.auth is not None or getattr(request, "session", None) is None:
         raise NotAuthenticated(gettext(NEEDS_A_PLAYER))
     SessionAuthentication().enforce_csrf(request)  # a page on another site cannot make a guest
     ratelimit.hit(
@@ -66,7 +66,7 @@ def play_as(request: Request, play: Callable[[Player], T]) -> T:
     with transaction.atomic():
         guest = create_guest()
         played = play(guest)
-    login(request._request, guest, backend=auth_backend.PATH)
+    login(request, guest, backend=auth_backend.PATH)  # DRF passes the session and the user to Django's request
     return played
 
 

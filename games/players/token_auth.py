@@ -31,6 +31,7 @@ refused by a generation count.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import functools
@@ -47,11 +48,12 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import router
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -234,7 +236,15 @@ class CachedTokenAuthentication(TokenAuthentication):
     and refusing a token past its expiry (TOKEN_SECONDS after it was made)."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        """DRF's sync path: `authenticate_token`."""
+        """DRF's sync path: this process's copy answers without I/O (so on the event loop itself,
+        web.async_views), anything else through `authenticate_token`."""
+        local = local_cache()
+        stored = local.get(cache_key(key)) if local is not None else None
+        found = _decode(stored) if stored else None
+        if found is not None:
+            return _as_read(key, *found)
+        if _on_event_loop():  # the copy went meanwhile: as the ORM would, refuse to block the loop
+            raise SynchronousOnlyOperation("the token's player must be read off the event loop")
         return async_to_sync(self.authenticate_token)(key)
 
     async def authenticate_token(self, key: str) -> tuple[Player, Token]:
@@ -266,20 +276,45 @@ class CachedTokenAuthentication(TokenAuthentication):
                 except (redis.RedisError, OSError) as error:
                     log.warning("token cache unavailable, not kept: %s", error)
             return user, token
-        player, created = found
-        if not player.is_active:
-            raise AuthenticationFailed("User inactive or deleted.")
-        _refuse_if_expired(created)
-        # As the ORM would have read it (so saving it updates its row): from_db, Django's public way.
-        stored_as = {"key": key, "user_id": player.pk, "created": created}
-        token = Token.from_db(router.db_for_read(Token), _TOKEN_NAMES, [stored_as[name] for name in _TOKEN_NAMES])
-        token.user = player
-        return player, token
+        return _as_read(key, *found)
 
     async def _from_database(self, key: str) -> tuple[Any, Token]:
         user, token = await sync_to_async(super().authenticate_credentials)(key)
         _refuse_if_expired(token.created)
         return user, token
+
+    def answers_at_once(self, request: Any) -> bool:
+        """Whether `authenticate` answers `request` without I/O, so on the event loop itself
+        (web.async_views): no token (or a header refused as it stands), or a token whose player this
+        process holds."""
+        header = get_authorization_header(request).split()
+        if len(header) != 2 or header[0].lower() != self.keyword.lower().encode():
+            return True
+        local = local_cache()
+        try:
+            return local is not None and local.get(cache_key(header[1].decode())) is not None
+        except UnicodeError:
+            return True
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _as_read(key: str, player: Player, created: dt.datetime) -> tuple[Player, Token]:
+    """The cached player and their token, as the ORM would have read them; refused as DRF refuses."""
+    if not player.is_active:
+        raise AuthenticationFailed("User inactive or deleted.")
+    _refuse_if_expired(created)
+    # As the ORM would have read it (so saving it updates its row): from_db, Django's public way.
+    stored_as = {"key": key, "user_id": player.pk, "created": created}
+    token = Token.from_db(router.db_for_read(Token), _TOKEN_NAMES, [stored_as[name] for name in _TOKEN_NAMES])
+    token.user = player
+    return player, token
 
 
 def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:

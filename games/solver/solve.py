@@ -15,8 +15,8 @@ from .spider import DOWN, Column, Columns, SpiderModel
 _GOALS = {"SP": 8, "SD": 4}
 # The focused dives of the Spider family, one after another, each a fresh search:
 # (depth weight, share of the budget's nominal nodes, 0 for the rest of the budget; the depth a
-# deal adds; steady: no sideways moves). No one weight suits every deal: a deep dive that wins one deal in a tenth of a
-# second wanders on another that a shallower one wins, so several short dives come first.
+# deal adds; steady: no sideways moves). No one weight suits every deal: a deep dive that wins one deal at once
+# wanders on another that a shallower one wins, so several short dives come first.
 DIVES: tuple[tuple[int, float, int, bool], ...] = (
     (30, 0.04, 1, False),
     (10, 0.04, 1, False),

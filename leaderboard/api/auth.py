@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import login, logout
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -12,14 +12,27 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.documents import refusals
+from games.api.openapi import SPACE, padded, text
 from games.models import Player
 from games.players import accounts, auth_backend
-from web.fields import StrictCharField
+from games.players.names import LOGIN_RULE, NAME_RULE
+from web.fields import ClosedSerializer, StrictCharField
+
+# The names each call accepts (games.players.names), with the blanks around them it strips; a
+# password Django's validators refuse at sign-up is a 422 in their words.
+SIGN_UP_NAME = padded(NAME_RULE.pattern, SPACE)
+LOG_IN_NAME = padded(LOGIN_RULE.pattern, SPACE)
 
 
-class CredentialsSerializer(serializers.Serializer):
-    username = StrictCharField(max_length=100, trim_whitespace=False)
-    password = StrictCharField(max_length=200, trim_whitespace=False)
+class SignUpSerializer(ClosedSerializer):
+    username = StrictCharField(max_length=100, trim_whitespace=False, pattern=SIGN_UP_NAME)
+    # At least 8: Django's MinimumLengthValidator (AUTH_PASSWORD_VALIDATORS).
+    password = StrictCharField(max_length=200, trim_whitespace=False, pattern=r"^[^\x00]{8,200}$")
+
+
+class LogInSerializer(ClosedSerializer):
+    username = StrictCharField(max_length=100, trim_whitespace=False, pattern=LOG_IN_NAME)
+    password = StrictCharField(max_length=200, trim_whitespace=False, pattern=text(200))
 
 
 TokenSerializer = inline_serializer(
@@ -86,12 +99,12 @@ class SignUpView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        request=CredentialsSerializer,
+        request=SignUpSerializer,
         responses={201: TokenSerializer, **refusals(400, 409, 413, 422, 429)},
         operation_id="signup",
     )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=request.data)
+        data = SignUpSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = accounts.sign_up(
             username=data.validated_data["username"],
@@ -108,12 +121,12 @@ class LogInView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        request=CredentialsSerializer,
+        request=LogInSerializer,
         responses={200: TokenSerializer, **refusals(400, 401, 413, 422, 429)},
         operation_id="login",
     )
     def post(self, request: Request) -> Response:
-        data = CredentialsSerializer(data=request.data)
+        data = LogInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = accounts.log_in(
             username=data.validated_data["username"],
@@ -129,6 +142,7 @@ class LogOutView(APIView):
     @extend_schema(
         request=None,
         responses={200: inline_serializer("LoggedOut", {"ok": serializers.BooleanField()}), **refusals(401)},
+        operation_id="logout",
     )
     def post(self, request: Request) -> Response:
         player = request.user
@@ -154,6 +168,7 @@ class TokenView(APIView):
 
     @extend_schema(
         request=None,
+        parameters=[OpenApiParameter("token_id", str, OpenApiParameter.PATH, pattern="^[0-9a-f]{16}$")],
         responses={200: inline_serializer("TokenRevoked", {"ok": serializers.BooleanField()}), **refusals(401, 404)},
         operation_id="revoke_token",
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils import timezone
-from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
@@ -14,10 +13,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.documents import refusals
+from games.api.openapi import date_parameter, variant_parameter
+from games.boards import query_date
 from leaderboard import league
 from leaderboard.api import params
 from leaderboard.api.documents import AllTimeDocument, ArchiveDocument
-from web.errors import BadRequest
 
 
 class DailyArchiveView(APIView):
@@ -27,19 +27,15 @@ class DailyArchiveView(APIView):
         operation_id="daily_archive",
         summary="Past days' daily boards, newest first: how many ranked there and who leads",
         parameters=[
-            OpenApiParameter("before", OpenApiTypes.DATE, description="days before this date (next_before)"),
-            OpenApiParameter("variant", OpenApiTypes.STR, description="only this daily variant, like SP1-S4C"),
+            date_parameter("before", "days before this date (next_before)"),
+            variant_parameter("variant", "only this daily variant, like SP1-S4C", daily=True),
         ],
         responses={200: ArchiveDocument, **refusals(400, 429)},
     )
     def get(self, request: Request) -> Response:
-        text = request.query_params.get("before")
-        try:
-            before = dt.date.fromisoformat(text) if text else None
-        except ValueError:
-            raise BadRequest(gettext("The date must look like 2026-11-30.")) from None
+        before = query_date(request.query_params.get("before"))
         today = timezone.now().astimezone(dt.UTC).date()
-        variant = request.query_params.get("variant") or None
+        variant = request.query_params.get("variant")
         return Response(league.daily_archive(today=today, before=before, variant=variant))
 
 
@@ -50,12 +46,12 @@ class AllTimeView(APIView):
         operation_id="all_time_board",
         summary="A variant's all-time board: best verified results, most wins, or longest daily streaks",
         parameters=[
-            OpenApiParameter("variant", OpenApiTypes.STR, OpenApiParameter.PATH, description="like SP1-S4C"),
+            variant_parameter("variant", "like SP1-S4C", location="path", required=True),
             OpenApiParameter("by", OpenApiTypes.STR, enum=list(league.ORDERS), description="best (default)"),
-            OpenApiParameter("limit", OpenApiTypes.INT, description="entries, 1-100 (default 50)"),
+            params.limit_parameter(),
         ],
         responses={200: AllTimeDocument, **refusals(400, 429)},
     )
     def get(self, request: Request, variant: str) -> Response:
-        by = request.query_params.get("by") or "best"
+        by = request.query_params.get("by", "best")
         return Response(league.all_time(variant=variant, by=by, limit=params.limit(request.query_params)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import QueryDict
 from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiParameter
 
 from games.players.guests import player, viewer
 from leaderboard.selectors import DEFAULT_LIMIT, MAX_LIMIT
@@ -21,6 +22,15 @@ def limit(query: QueryDict, *, default: int = DEFAULT_LIMIT) -> int:
     return value
 
 
+def limit_parameter(default: int = DEFAULT_LIMIT) -> OpenApiParameter:
+    """The OpenAPI document's word for limit()."""
+    return OpenApiParameter(
+        "limit",
+        {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+        description=f"entries per page, 1-{MAX_LIMIT} (default {default})",
+    )
+
+
 def cursor(query: QueryDict) -> str | None:
     text = query.get("cursor")
     if text is not None and (not text or len(text) > 200):
@@ -28,4 +38,4 @@ def cursor(query: QueryDict) -> str | None:
     return text
 
 
-__all__ = ["cursor", "limit", "player", "viewer"]
+__all__ = ["cursor", "limit", "limit_parameter", "player", "viewer"]

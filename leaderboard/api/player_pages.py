@@ -11,9 +11,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.documents import refusals
+from games.api.openapi import cursor
 from leaderboard.api import params
 from leaderboard.api.documents import PlayerPageDocument
-from leaderboard.profiles import player_page
+from leaderboard.profiles import PAGE_KEY_LENGTH, player_page
 
 RESULTS_PER_PAGE = 20
 
@@ -25,8 +26,13 @@ class PlayerPageView(APIView):
         operation_id="player_page",
         summary="A player's statistics per variant, verified games (newest first) and chart series",
         parameters=[
-            OpenApiParameter("limit", OpenApiTypes.INT, description="results per page, 1-100 (default 20)"),
-            OpenApiParameter("cursor", OpenApiTypes.STR, description="next_cursor of the previous page"),
+            params.limit_parameter(RESULTS_PER_PAGE),
+            OpenApiParameter(
+                "cursor",
+                OpenApiTypes.STR,
+                pattern=cursor(PAGE_KEY_LENGTH),
+                description="next_cursor of the previous page",
+            ),
         ],
         responses={200: PlayerPageDocument, **refusals(400, 404, 429)},
     )

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.documents import refusals
+from games.api.openapi import STEP
 from games.replays import replay_document
 from leaderboard.api.documents import ReplayDocument
 
@@ -23,7 +24,7 @@ class ReplayView(APIView):
         summary="Step through a verified game (a daily's only once its day is over)",
         parameters=[
             OpenApiParameter("result_id", OpenApiTypes.INT, OpenApiParameter.PATH),
-            OpenApiParameter("step", OpenApiTypes.INT, description="actions replayed, 0 to steps (default 0)"),
+            STEP,
         ],
         responses={200: ReplayDocument, **refusals(400, 404, 429)},
     )

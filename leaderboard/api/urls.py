@@ -1,7 +1,6 @@
 from django.urls import path
 
 from leaderboard.api import auth, boards, league, par, player_pages, recap, replays
-from web.lean import lean
 
 urlpatterns = [
     path("auth/signup", auth.SignUpView.as_view(), name="signup"),
@@ -15,11 +14,7 @@ urlpatterns = [
     path("leaderboards/all-time/<str:variant>", league.AllTimeView.as_view(), name="all-time-board"),
     path("leaderboards/<str:board>/par", par.ParView.as_view(), name="daily-par"),
     path("leaderboards/<str:board>/par/replay", par.ParReplayView.as_view(), name="daily-par-replay"),
-    path(
-        "leaderboards/<str:board>",
-        lean(boards.LeaderboardView, "GET", on_loop=boards.read_on_loop),
-        name="leaderboard",
-    ),
+    path("leaderboards/<str:board>", boards.LeaderboardView.as_view(), name="leaderboard"),
     path("players/<str:name>", player_pages.PlayerPageView.as_view(), name="player-page"),
     path("results/<str:result_id>/replay", replays.ReplayView.as_view(), name="result-replay"),
 ]

@@ -147,7 +147,9 @@ def test_a_login_burst_beyond_the_cap_gets_429s_and_no_5xx() -> None:
 
 
 def test_fair_play_screen_on_simulated_days() -> None:
-    out = run("fairplay.py", "--days", "1", "--honest", "2", "--budget", "2")
-    assert "honest players won" in out and "kind           results  flagged" in out
-    for kind in ("honest", "par_fast", "own_fast", "spread", "par_human", "par_elsewhere", "own_elsewhere"):
+    out = run("fairplay.py", "--days", "1", "--honest", "2", "--strong", "1", "--budget", "2")
+    assert "honest: won" in out and "strong: won" in out and "reading a log's blind choices: median" in out
+    assert "kind           results  flagged   before" in out
+    for kind in ("honest", "strong", "par_fast", "own_fast", "spread", "par_human", "par_elsewhere", "own_elsewhere"):
         assert f"\n{kind:14} " in out, kind
+    assert "\nown_padded " in out

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.loopback import database_url_of, free_port, service_env, serving
+from tests.loopback import free_port, serving, worker_env
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here are plain sync code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -41,9 +41,6 @@ DESKTOP = {"width": 1440, "height": 900}
 # which the async tests elsewhere in the suite cannot share; it closes when tests/e2e is done.
 @pytest.fixture(scope="package")
 def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
-    from django.conf import settings
-    from django.db import connection
-
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):  # CI installs it: a missing browser there is a failure, not a skip
             pytest.fail("Debian's chromium is not installed: scripts/chromium.sh should have installed it")
@@ -54,17 +51,7 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
     # in tests/games/test_fair_play_signals.py.
     fair = {"FAIR_PLAY_PACE_ACTIONS": "100000", "FAIR_PLAY_PACE_RUN": "100000"}
     # DEBUG on: static files are served straight from the apps, as in `make run`.
-    if connection.vendor == "postgresql":
-        env = service_env(
-            database_url=database_url_of(connection.settings_dict),
-            redis_url=settings.REDIS_URL or "",
-            DEBUG="true",
-            **fair,
-        )
-    else:  # the embedded default: the test database's file (tests/conftest.py), the in-memory layer
-        env = service_env(
-            database_url="", redis_url="", SQLITE_PATH=connection.settings_dict["NAME"], DEBUG="true", **fair
-        )
+    env = worker_env(DEBUG="true", **fair)
     SHOTS.mkdir(exist_ok=True)
     url = f"http://127.0.0.1:{port}"
 
@@ -74,7 +61,7 @@ def server(django_db_setup: None, django_db_blocker) -> Iterator[str]:
         except urllib.error.HTTPError:
             pass  # it answers: a broken page fails its own test
 
-    # What `make run` and production run: daphne with the graceful stop and the body cap.
+    # What `make run` and production run: daphne with the graceful stop.
     with serving("config.asgi:application", port=port, env=env, log=SHOTS / "daphne.log", ready=answers, within=30):
         yield url
 

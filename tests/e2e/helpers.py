@@ -80,3 +80,19 @@ def drag(page, source, target) -> None:
 
 def moves_shown(page) -> int:
     return int(page.locator("[data-moves]").inner_text())
+
+
+def todays_dailies_with_russian_on(code: str) -> None:
+    """Today's dailies stored as a preparer stores them, Russian Classic's on `code` (whose winning
+    log the engine's vectors hold); for a test marked `unprepared`."""
+    import datetime as dt
+
+    from games.engine import DAILY_VARIANTS, GameCode
+    from games.models import DailyCandidate
+    from tests.daily_helpers import store_unsettled_dailies
+
+    today = dt.datetime.now(dt.UTC).date()
+    DailyCandidate.objects.create(
+        date=today, variant="RU1-C", k=0, code=str(GameCode.parse(code)), verdict="unknown", seconds=0.0
+    )
+    store_unsettled_dailies(today, DAILY_VARIANTS)

@@ -14,25 +14,12 @@ from playwright.sync_api import expect
 
 from tests.e2e import axe
 from tests.e2e.conftest import PHONE, keep, new_page
-from tests.e2e.helpers import api_post, sign_up, start, winning_log
+from tests.e2e.helpers import api_post, sign_up, start, todays_dailies_with_russian_on, winning_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 CODE = "RU1-C-MFXTMVO"  # a clean winning log of 99 moves among the engine's vectors
 CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])|[♠♥♦♣]")
-
-
-def _todays_dailies() -> None:
-    """Today's seven dailies stored as a preparer stores them, Russian Classic on CODE."""
-    from games.engine import DAILY_VARIANTS, GameCode
-    from games.models import DailyCandidate
-    from tests.daily_helpers import store_unsettled_dailies
-
-    today = dt.datetime.now(dt.UTC).date()
-    DailyCandidate.objects.create(
-        date=today, variant="RU1-C", k=0, code=str(GameCode.parse(CODE)), verdict="unknown", seconds=0.0
-    )
-    store_unsettled_dailies(today, DAILY_VARIANTS)
 
 
 def _past_days(name: str) -> tuple[int, int]:
@@ -75,7 +62,7 @@ def _check_share_text(text: str, code: str) -> None:
 def test_a_finished_daily_is_recapped_on_the_play_page_and_the_home_page(browser, server) -> None:
     from games.engine import Game
 
-    _todays_dailies()
+    todays_dailies_with_russian_on(CODE)
     page = new_page(browser, server, has_touch=True)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     failures = _watch_failures(page)
@@ -184,7 +171,7 @@ def _no_axe_violation(browser, server: str, storage: dict, session_id: str) -> N
 
 @pytest.mark.unprepared
 def test_an_unfinished_daily_is_offered_to_continue_without_its_code(page, server) -> None:
-    _todays_dailies()
+    todays_dailies_with_russian_on(CODE)
     failures = _watch_failures(page)
     sign_up(page, server, "leaver", password="a long pass phrase 5")
     daily = start(page, daily="SD1-S2")

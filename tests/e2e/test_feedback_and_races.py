@@ -14,7 +14,9 @@ from tests.e2e.helpers import api_get, api_post, card, drag, moves_shown, open_p
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-MIXED_FI = "Klassisessa Spiderissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
+MIXED_FI = (
+    "Klassisessa Hämähäkissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
+)
 
 
 def test_a_group_that_cannot_be_lifted_says_the_rule_in_finnish_and_nothing_moves(browser, server) -> None:
@@ -195,7 +197,7 @@ def test_a_mistyped_code_is_refused_in_finnish(browser, server) -> None:
         page.locator("#code-input").fill("SP1-S1R-AAAAAAA")
         page.locator("[data-code-form] button[type=submit]").click()
         expect(page.locator("[data-code-form] .form-error")).to_have_text(
-            "Yhdellä maalla Spiderissä on vain Klassinen sääntö (C): kirjoita SP1-S1C"
+            "Yhdellä maalla Hämähäkissä on vain Klassinen sääntö (C): kirjoita SP1-S1C"
         )
         expect(page.locator("[data-dailies] .daily").first).to_be_visible()
         keep(page, "code-error-finnish-desktop")

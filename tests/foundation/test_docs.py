@@ -73,3 +73,20 @@ def test_the_readme_links_every_doc() -> None:
     listed = set(CITED_DOC.findall(section[1].split("\n## ", 1)[0]))
     present = {path.stem for path in (ROOT / "docs").glob("*.md")}
     assert listed == present, f"unlisted: {sorted(present - listed)}; listed but missing: {sorted(listed - present)}"
+
+
+# `make X` in backticks, or at the start of a line of a code block.
+MAKE_COMMAND = re.compile(r"(?:`(?:[A-Z_]+=\S+ )*|^)make ([a-z][a-z-]*)", re.MULTILINE)
+
+
+def test_the_make_commands_the_docs_name_are_the_makefiles() -> None:
+    targets = set(re.findall(r"^([a-z][a-z-]*):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert {"run", "test"} <= set(MAKE_COMMAND.findall(readme)), "the README gives `make run` and `make test`"
+    named = {
+        f"{path}: make {name}"
+        for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+        for name in MAKE_COMMAND.findall(path.read_text(encoding="utf-8"))
+        if name not in targets
+    }
+    assert not named, "not a Makefile target:\n" + "\n".join(sorted(named))

@@ -40,7 +40,7 @@ def test_urls_switch_to_postgresql_and_redis() -> None:
     out = _load_settings({"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "REDIS_URL": "redis://127.0.0.1:6379/0"})
     assert out.returncode == 0, out.stderr
     # PostgreSQL through Django's own backend, with its pool (DB_POOL, the default).
-    assert out.stdout.split()[:2] == ["django.db.backends.postgresql", "channels_redis.core.RedisChannelLayer"]
+    assert out.stdout.split()[:2] == ["django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer"]
     out = _load_settings({"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "DB_POOL": "false"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[0] == "django.db.backends.postgresql"

@@ -191,21 +191,22 @@ def test_a_token_answered_from_the_cache_is_the_stored_row() -> None:
 
 
 def test_each_request_gets_a_player_of_its_own_and_a_changed_entry_is_read_anew() -> None:
-    """An entry's text is decoded once (games/players/token_auth.py), but each request is built a
-    player of its own from it, and a changed player's new entry is not answered from the old text."""
+    """An entry's text is decoded once (games/players/token_auth.py), but each request gets its own
+    player from it, and a changed player's new entry is not answered from the old text."""
     player = make_player()
     key = _token(player)
-    authenticate = token_auth.CachedTokenAuthentication().authenticate_credentials
-    authenticate(key)  # a first read puts the entry in the cache
-    first, _ = authenticate(key)
+    authentication = token_auth.CachedTokenAuthentication()
+    authentication.authenticate_credentials(key)  # the first read puts the entry in the cache
+    first = authentication.authenticate_credentials(key)[0]
     assert first.username == "alice"
     first.username = "changed by one request"
-    second, _ = authenticate(key)
+    second = authentication.authenticate_credentials(key)[0]
     assert second is not first and second.username == "alice"
 
     player.username = "alicia"
     player.save()  # the entry is tombstoned: PostgreSQL answers
-    assert authenticate(key)[0].username == "alicia"
+    assert authentication.authenticate_credentials(key)[0].username == "alicia"
     redis.Redis.from_url(settings.REDIS_URL).delete(token_auth.cache_key(key))  # the tombstone's time is up
-    authenticate(key)  # cached again, renamed
-    assert authenticate(key)[0].username == "alicia" and _stored(key) is not None
+    authentication.authenticate_credentials(key)  # cached again, renamed
+    renamed = authentication.authenticate_credentials(key)[0]
+    assert renamed.username == "alicia" and _stored(key) is not None

@@ -96,6 +96,34 @@ def test_unknown_rules_page_is_404() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
+    ("accept", "heading", "button"),
+    [
+        ("fi", "Tällaista sivua ei ole", "Pelaa uusi peli"),
+        ("hr", "Takva stranica ne postoji", "Igraj novu partiju"),
+        ("en", "There is no such page", "Play a new game"),
+    ],
+)
+@pytest.mark.parametrize("path", ["/no-such-page/", "/rules/klondike/"])
+def test_an_address_no_page_answers_is_the_leagues_404_in_the_visitors_language(
+    path: str, accept: str, heading: str, button: str
+) -> None:
+    response = Client().get(path, HTTP_ACCEPT_LANGUAGE=accept)
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert f"<h1>{heading}</h1>" in html and button in html
+    assert "Not Found" not in html and "The requested resource" not in html  # Django's own English page
+
+
+@pytest.mark.django_db
+def test_the_404_page_shows_who_is_signed_in(player: Player) -> None:
+    client = Client()
+    client.force_login(player)
+    html = client.get("/no-such-page/").content.decode()
+    assert f'href="/players/{player.username}/"' in html and "Sign up" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
     ("accept", "words"),
     [
         ("fi-FI,fi;q=0.9", ["Uusi jako", "Helppo", "Keskitaso", "Vaikea", "Klassinen", "Helpotettu"]),
@@ -112,7 +140,7 @@ def test_language_from_the_browser(accept: str, words: list[str]) -> None:
 @pytest.mark.django_db
 def test_russian_rule_names_in_finnish() -> None:
     html = Client().get("/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
-    assert "Sama väri" in html and "Sekoitetut värit" in html
+    assert "Sama maa" in html and "Sekalaiset maat" in html
 
 
 @pytest.mark.django_db
@@ -122,7 +150,7 @@ def test_language_switch_sticks() -> None:
     response = client.post("/i18n/setlang/", {"language": "hr", "next": "/rules/spider/"})
     assert response.status_code == 302
     html = client.get("/rules/spider/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Kako se igra Spider" in html
+    assert "Kako se igra Pauk" in html
 
 
 @pytest.mark.django_db
@@ -150,12 +178,15 @@ def _po_entries(path: Path) -> list[tuple[str, str]]:
             continue
         ids = re.search(r'^msgid ((?:".*"\n?)+)', entry, re.M)
         strs = re.search(r'^msgstr ((?:".*"\n?)+)', entry, re.M)
+        context = re.search(r'^msgctxt ((?:".*"\n?)+)', entry, re.M)
         if ids and strs:
 
             def join(block: str) -> str:
                 return "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', block)).replace('\\"', '"').replace("\\\\", "\\")
 
-            out.append((join(ids.group(1)), join(strs.group(1))))
+            # A msgid with a context is kept as gettext keeps it: "context\x04msgid".
+            key = f"{join(context.group(1))}\x04" if context else ""
+            out.append((key + join(ids.group(1)), join(strs.group(1))))
     return out
 
 
@@ -174,3 +205,16 @@ def test_every_string_is_translated_and_compiled(lang: str, domain: str) -> None
     for msgid, msgstr in entries:
         assert msgstr, f"{lang} {domain}: untranslated {msgid!r}"
         assert catalog.gettext(msgid) == msgstr, f"{lang} {domain}: .mo is stale for {msgid!r}"
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_finnish_has_one_word_for_a_suit(domain: str) -> None:
+    """A card's suit is "maa" in every Finnish string; "väri" (a colour) is only for colours."""
+    entries = _po_entries(LOCALE / "fi" / "LC_MESSAGES" / f"{domain}.po")
+    for msgid, msgstr in entries:
+        words = re.sub(r"%\(\w+\)s", "", msgid)
+        if re.search(r"colou?r", words, re.I):
+            continue
+        if re.search(r"\bsuits?\b", words, re.I):
+            assert re.search(r"\bma[ai]|sekama[ai]", msgstr, re.I), (msgid, msgstr)  # maa, maata, maita, sekamaiden
+        assert not re.search(r"väri|perhe", msgstr, re.I), (msgid, msgstr)

@@ -172,25 +172,3 @@ async def test_a_socket_plays_on_while_redis_is_away_and_catches_up_when_it_is_b
     assert pushed["pushed"] is True and pushed["actions"] == 2
     shown = follow(shown, pushed)
     await socket.disconnect()
-
-
-@pytest.mark.redis
-async def test_a_move_is_pushed_only_when_another_process_or_socket_follows_the_game() -> None:
-    """The mover's socket is in its session's group: a push goes out only when another socket of
-    this process, or another process (each process's hub is one member), follows the game."""
-    from channels.layers import get_channel_layer
-
-    from games import groups
-
-    group = groups.session_group("00000000-0000-0000-0000-0000000000aa")
-    layer = get_channel_layer()
-    assert layer is not None
-    mine, other = await layer.new_channel(), await layer.new_channel()
-    await layer.group_add(group, mine)
-    assert not await groups.other_processes(group, here=True)  # only this process
-    assert await groups.other_processes(group, here=False)  # not this one: someone else is
-    await layer.group_add(group, other)
-    assert await groups.other_processes(group, here=True)
-    await layer.group_discard(group, mine)
-    await layer.group_discard(group, other)
-    assert not await groups.other_processes(group, here=False)

@@ -38,21 +38,21 @@ FACE_UP = ("SD1-S4-AAAAAAA", [], "1:2>2", "not_enough_face_up")
 SAYS = {
     ("en", "group_one_suit"): "In Classic Spider a group must be one suit: the Q♦ is on the K♠",
     ("fi", "group_one_suit"): (
-        "Klassisessa Spiderissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
+        "Klassisessa Hämähäkissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
     ),
     ("hr", "group_one_suit"): (
-        "U igri Spider uz pravilo Klasično skupina mora biti iste boje: karta dama karo leži na karti kralj pik"
+        "U igri Pauk uz pravilo Klasično skupina mora biti iste boje: karta dama karo leži na karti kralj pik"
     ),
     ("en", "doesnt_fit_same_suit"): (
         "The 5♠ doesn't fit on the 8♦: in Classic Russian Solitaire a card goes only onto the next higher card "
         "of the same suit"
     ),
     ("fi", "doesnt_fit_same_suit"): (
-        "Kortti pata 5 ei sovi kortin ruutu 8 päälle: klassisessa Russian Solitairessa kortin voi asettaa vain "
-        "samasta perheestä olevan, yhtä arvoa suuremman kortin päälle"
+        "Kortti pata 5 ei sovi kortin ruutu 8 päälle: klassisessa Venäläisessä pasianssissa kortin voi asettaa "
+        "vain samaa maata olevan, yhtä arvoa suuremman kortin päälle"
     ),
     ("hr", "doesnt_fit_same_suit"): (
-        "Karta 5 pik ne može na kartu 8 karo: u igri Russian Solitaire uz pravilo Klasično karta ide samo na "
+        "Karta 5 pik ne može na kartu 8 karo: u igri Ruski pasijans uz pravilo Klasično karta ide samo na "
         "kartu iste boje za jednu vrijednost veću"
     ),
     ("en", "deal_with_empty_column"): "You can't deal while a column is empty (column 1)",
@@ -140,12 +140,12 @@ def test_a_malformed_token_is_explained_too(player: Player, lang: str) -> None:
     [
         (
             "fi",
-            "Klassisessa Spiderissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas "
+            "Klassisessa Hämähäkissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas "
             "päällä",
         ),
         (
             "hr",
-            "U igri Spider uz pravilo Klasično skupina mora biti iste boje: karta dama karo leži na karti kralj pik",
+            "U igri Pauk uz pravilo Klasično skupina mora biti iste boje: karta dama karo leži na karti kralj pik",
         ),
         ("en", "In Classic Spider a group must be one suit: the Q♦ is on the K♠"),
     ],
@@ -172,7 +172,7 @@ def test_an_invalid_code_names_its_rule_in_the_players_language(player: Player) 
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["rule"] == "code_one_suit_relaxed"
-    assert error["message"] == "S jednom bojom Spider ima samo pravilo Klasično (C): pišite SP1-S1C"
+    assert error["message"] == "S jednom bojom Pauk ima samo pravilo Klasično (C): pišite SP1-S1C"
 
 
 # ------------------------------------------------------------------ the socket
@@ -303,8 +303,11 @@ def test_every_sentence_is_the_engines_english_with_placeholders() -> None:
     ("lang", "message"),
     [
         ("en", "Unknown game 'XX1': a code starts with SP1 (Spider), SD1 (Spiderette) or RU1 (Russian Solitaire)"),
-        ("fi", "Tuntematon peli 'XX1': koodi alkaa SP1 (Spider), SD1 (Spiderette) tai RU1 (Russian Solitaire)"),
-        ("hr", "Nepoznata igra 'XX1': kod počinje s SP1 (Spider), SD1 (Spiderette) ili RU1 (Russian Solitaire)"),
+        (
+            "fi",
+            "Tuntematon peli 'XX1': koodi alkaa SP1 (Hämähäkki), SD1 (Pikkuhämähäkki) tai RU1 (Venäläinen pasianssi)",
+        ),
+        ("hr", "Nepoznata igra 'XX1': kod počinje s SP1 (Pauk), SD1 (Paučić) ili RU1 (Ruski pasijans)"),
     ],
 )
 def test_a_mistyped_game_code_is_refused_in_the_players_language(player: Player, lang: str, message: str) -> None:

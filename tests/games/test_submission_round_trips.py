@@ -1,5 +1,5 @@
-"""A batch submission's cost in statements, so that it cannot silently grow again, and its one
-write: all of it or nothing."""
+"""A batch submission's cost in statements, so that it cannot silently grow again (its throughput:
+bench/README.md, "submissions"), and its one write: all of it or nothing."""
 
 from __future__ import annotations
 

@@ -30,12 +30,16 @@ def test_every_variant_of_the_engine_with_its_name_and_the_choices_of_each_game(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("lang", "name"),
-    [("fi", "Spider · 2 maata (Keskitaso) · Helpotettu"), ("hr", "Spider · 2 boje (Srednje) · Ublaženo")],
+    ("lang", "name", "russian"),
+    [
+        ("fi", "Hämähäkki · 2 maata (Keskitaso) · Helpotettu", "Venäläinen pasianssi"),
+        ("hr", "Pauk · 2 boje (Srednje) · Ublaženo", "Ruski pasijans"),
+    ],
 )
-def test_names_in_finnish_and_croatian(lang: str, name: str) -> None:
+def test_names_in_finnish_and_croatian(lang: str, name: str, russian: str) -> None:
     doc = Client().get("/api/variants", HTTP_ACCEPT_LANGUAGE=lang).json()
     assert {v["id"]: v["name"] for v in doc["variants"]}["SP1-S2R"] == name
+    assert {g["prefix"]: g["name"] for g in doc["games"]}["RU1"] == russian  # the game's name too
 
 
 @pytest.mark.django_db

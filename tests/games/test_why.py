@@ -16,8 +16,10 @@ CODE = "SP1-S4C-AAAAAAA"  # after 10:1>8 the top two cards of column 8 are Q♦ 
 
 SAYS = {
     "en": "In Classic Spider a group must be one suit: the Q♦ is on the K♠",
-    "fi": "Klassisessa Spiderissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä",
-    "hr": "U igri Spider uz pravilo Klasično skupina mora biti iste boje: karta dama karo leži na karti kralj pik",
+    "fi": (
+        "Klassisessa Hämähäkissä ryhmän on oltava samaa maata: kortti ruutu kuningatar on kortin pata kuningas päällä"
+    ),
+    "hr": "U igri Pauk uz pravilo Klasično skupina mora biti iste boje: karta dama karo leži na karti kralj pik",
 }
 
 

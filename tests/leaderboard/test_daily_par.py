@@ -58,9 +58,10 @@ def test_the_par_line_steps_through_the_replay_viewer_like_a_players_game(certif
     }
     end = client.get(url, {"step": len(line)}).json()
     assert end["token"] == line[-1] and end["state"]["won"] is True and end["state"]["moves"] == certified.par
-    for bad in ("-1", str(len(line) + 1), "x"):
+    # Not a whole number is the request's fault; a step past the line's last is one it does not have.
+    for bad, status in (("-1", 400), ("x", 400), (str(len(line) + 1), 404)):
         refused = client.get(url, {"step": bad})
-        assert refused.status_code == 400 and "step is a whole number" in refused.json()["error"]["message"]
+        assert refused.status_code == status and "step is a whole number" in refused.json()["error"]["message"]
     page = client.get(f"/replay/par/{certified.board}/")
     assert page.status_code == 200 and url.encode() in page.content
 

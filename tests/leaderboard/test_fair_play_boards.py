@@ -83,6 +83,7 @@ def _everywhere(result: Result, daily: Daily) -> dict[str, Any]:
     all_time = Client().get("/api/leaderboards/all-time/RU1-C?by=best").json()["entries"]
     return {
         "board": _on(daily.board, result),
+        "counted_on_board": Client().get(f"/api/leaderboards/{daily.board}").json()["total"],  # the rank index's
         "clean": _on(f"{daily.board}:clean", result),
         "entry": BoardEntry.objects.filter(result=result).exists(),
         "matched_par": par_document(daily.board, now=daily.publishes_at)["matched"],
@@ -105,6 +106,7 @@ def test_a_held_result_joins_every_board_once_approved_and_the_decision_is_logge
     today.save(update_fields=["par"])
     assert _everywhere(result, today) == {
         "board": False,
+        "counted_on_board": 0,
         "clean": False,
         "entry": False,
         "matched_par": 0,
@@ -115,11 +117,16 @@ def test_a_held_result_joins_every_board_once_approved_and_the_decision_is_logge
     assert _mine(result)["status"] == "under_review"
     admin = _staff()
     page = admin.get(f"/admin/games/fairplayreview/{result.pk}/change/")
-    assert page.status_code == 200 and b"pace" in page.content
+    assert page.status_code == 200 and b"a pace no person keeps up" in page.content  # why it is held
+    assert b"Blind choices: " in page.content and b"median gap 20 ms" in page.content  # the signals in words
+    queue = admin.get("/admin/games/fairplayreview/?status=held")
+    assert queue.status_code == 200 and f"/admin/games/fairplayreview/{result.pk}/change/".encode() in queue.content
+    assert admin.get("/admin/games/fairplayreview/?status=nonsense").status_code == 200  # every review
     answer = _decide(admin, result, verdict="approve", reason="")
     assert answer.status_code == 302, answer.content
     assert _everywhere(result, today) == {
         "board": True,
+        "counted_on_board": 1,
         "clean": True,
         "entry": True,
         "matched_par": 1,
@@ -132,10 +139,51 @@ def test_a_held_result_joins_every_board_once_approved_and_the_decision_is_logge
     assert abs((timezone.now() - decision.decided_at).total_seconds()) < 60
     seen = _mine(result)
     assert seen["status"] == "approved" and seen["decided_at"] == decision.decided_at.isoformat()
-    # Decided once: a second decision is refused, and nothing more is logged.
-    again = _decide(admin, result, verdict="void", reason="changed my mind")
-    assert again.status_code == 200 and b"Only a result under review" in again.content
+    # Approving it again would change nothing: refused, and nothing more is logged.
+    again = _decide(admin, result, verdict="approve", reason="")
+    assert again.status_code == 200 and b"approved already" in again.content
     assert FairPlayDecision.objects.filter(review__result=result).count() == 1
+
+
+HELD_YESTERDAY_COUNTED = {
+    "board": False,
+    "counted_on_board": 0,
+    "clean": False,
+    "entry": False,
+    "matched_par": 0,
+    "games": 1,  # yesterday's
+    "streak": 1,
+    "all_time": True,  # by yesterday's game alone
+}
+
+
+def test_staff_void_a_result_approved_earlier_and_it_leaves_everything_it_joined(today: Daily) -> None:
+    result = _flagged("approved-then-voided", today)
+    today.par = result.moves
+    today.save(update_fields=["par"])
+    admin = _staff()
+    assert _decide(admin, result, verdict="approve", reason="").status_code == 302
+    assert _everywhere(result, today)["counted_on_board"] == 1 and _everywhere(result, today)["games"] == 2
+    answer = _decide(admin, result, verdict="void", reason="The same person played it from a second account.")
+    assert answer.status_code == 302, answer.content
+    # Out of the board and its clean twin (the rank index rebuilt), the par count, the statistics,
+    # the streak and the all-time boards, as though it had never been approved.
+    assert _everywhere(result, today) == HELD_YESTERDAY_COUNTED
+    stats = PlayerStats.objects.get(player=result.player, variant="RU1-C")
+    assert (stats.wins, stats.daily_streak, stats.last_daily) == (0, 1, today.date - dt.timedelta(days=1))
+    void = FairPlayDecision.objects.filter(review__result=result).last()
+    assert void is not None and void.verdict == "void" and void.staff is not None
+    assert _mine(result) == {
+        "status": "voided",
+        "reason": "The same person played it from a second account.",
+        "decided_at": void.decided_at.isoformat(),
+        "final_at": today.publishes_at.isoformat(),
+    }
+    # On appeal it is approved again: back everywhere; each decision logged in order.
+    assert _decide(admin, result, verdict="approve", reason="Appeal upheld.").status_code == 302
+    assert _everywhere(result, today)["board"] and _everywhere(result, today)["games"] == 2
+    verdicts = list(FairPlayDecision.objects.filter(review__result=result).values_list("verdict", flat=True))
+    assert verdicts == ["approve", "void", "approve"]
 
 
 def test_a_voided_result_never_counts_and_its_player_sees_why(today: Daily) -> None:
@@ -146,7 +194,8 @@ def test_a_voided_result_never_counts_and_its_player_sees_why(today: Daily) -> N
     assert not FairPlayDecision.objects.exists()
     assert _decide(admin, result, verdict="void", reason="Played from a second account.").status_code == 302
     review = FairPlayReview.objects.get(result=result)
-    assert review.status == FairPlayReview.Status.VOIDED and review.decided_by is not None
+    status, decision = review.standing()
+    assert status == FairPlayReview.Status.VOIDED and decision is not None and decision.staff is not None
     # A result of the day before yesterday recounts the streak: the voided day stays out of it.
     before = daily_of(today.date - dt.timedelta(days=2), "RU1-C", "RU1-C-AAAAAAC")
     make_result(result.player, before.stored_code.code, [], daily=before)
@@ -158,7 +207,7 @@ def test_a_voided_result_never_counts_and_its_player_sees_why(today: Daily) -> N
     assert seen == {
         "status": "voided",
         "reason": "Played from a second account.",
-        "decided_at": review.decided_at.isoformat() if review.decided_at else None,
+        "decided_at": decision.decided_at.isoformat(),
         "final_at": today.publishes_at.isoformat(),
     }
     recap = Client()
@@ -177,15 +226,22 @@ def test_the_admin_action_approves_the_selected_held_results(today: Daily) -> No
         {"action": "approve_selected", "_selected_action": [str(first.pk), str(second.pk)]},
     )
     assert answer.status_code == 302
-    assert set(FairPlayReview.objects.values_list("status", flat=True)) == {"approved"}
+    assert {review.status for review in FairPlayReview.objects.all()} == {"approved"}
+    assert FairPlayReview.objects.in_status("approved").count() == 2
     assert BoardEntry.objects.filter(result__in=[first, second], board=today.board).count() == 2
     assert FairPlayDecision.objects.filter(staff__username="referee").count() == 2
 
 
-def test_deciding_is_only_for_held_results(today: Daily) -> None:
+def test_a_decision_must_change_what_is_in_force(today: Daily) -> None:
     result = _flagged("twice", today)
     staff = Player.objects.create_superuser("boss", password="a long pass phrase 2")
     review = FairPlayReview.objects.get(result=result)
     fair_play.decide(review=review, staff=staff, verdict="void", reason="no", now=timezone.now())
-    with pytest.raises(fair_play.NotHeld):
-        fair_play.decide(review=review, staff=staff, verdict="approve", reason="", now=timezone.now())
+    with pytest.raises(fair_play.CannotDecide):
+        fair_play.decide(review=review, staff=staff, verdict="void", reason="again", now=timezone.now())
+    fair_play.decide(review=review, staff=staff, verdict="approve", reason="on appeal", now=timezone.now())
+    assert review.status == FairPlayReview.Status.APPROVED
+    clear = FairPlayReview.objects.create(result=make_result(make_player("clean"), CODE, LOG[:3]), reasons=[])
+    with pytest.raises(fair_play.CannotDecide):
+        fair_play.decide(review=clear, staff=staff, verdict="void", reason="no", now=timezone.now())
+    assert FairPlayDecision.objects.filter(review=clear).count() == 0

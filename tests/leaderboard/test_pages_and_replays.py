@@ -168,7 +168,8 @@ def test_a_replay_steps_through_the_verified_log(api: APIClient) -> None:
     assert body["result"]["id"] == result.pk and body["result"]["moves"] == body["state"]["moves"]
 
 
-@pytest.mark.parametrize(("query", "status"), [("?step=31", 400), ("?step=-1", 400), ("?step=two", 400)])
+# Not a whole number is the request's fault; a step past the last is one this game does not have.
+@pytest.mark.parametrize(("query", "status"), [("?step=31", 404), ("?step=-1", 400), ("?step=two", 400)])
 def test_a_step_outside_the_log_is_refused(api: APIClient, query: str, status: int) -> None:
     result = make_result(named("bounds"), SPIDERETTE_WIN, vector_log(SPIDERETTE_WIN)[:30])
     response = api.get(f"/api/results/{result.pk}/replay{query}")

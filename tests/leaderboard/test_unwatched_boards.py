@@ -1,4 +1,6 @@
-"""A change on a board nobody watches is indexed but not pushed: the push would reach no one."""
+"""A change on a board nobody watches is indexed but, where the layer can tell (the embedded default's,
+which holds every member), not pushed: the push would reach no one. On Redis a push is one
+PUBLISH whoever listens: every change is pushed."""
 
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ from leaderboard import rank_index
 from leaderboard.models import BoardVersion
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, vector_log
-from tests.leaderboard.watchers import watching
 
 BOARD = f"code:{RUSSIAN_WIN}"
 LOG = vector_log(RUSSIAN_WIN)
@@ -29,6 +30,8 @@ def _submit(client: APIClient, moves: list[str]) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_only_a_watched_board_is_pushed_and_every_change_is_indexed(monkeypatch: pytest.MonkeyPatch) -> None:
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(groups, "get_channel_layer", lambda: layer)
     sent: list[tuple[str, dict[str, Any]]] = []
 
     async def send(group: str, message: dict[str, Any]) -> None:
@@ -38,8 +41,9 @@ def test_only_a_watched_board_is_pushed_and_every_change_is_indexed(monkeypatch:
     client = APIClient()
     client.force_authenticate(make_player("unwatched"))
     _submit(client, LOG[:20])  # nobody watches
-    with watching(groups.board_group(BOARD)):
-        _submit(client, LOG[:60])  # a better one, watched
+    async_to_sync(layer.group_add)(groups.board_group(BOARD), "watcher.stand-in")
+    _submit(client, LOG[:60])  # a better one, watched
+    async_to_sync(layer.group_discard)(groups.board_group(BOARD), "watcher.stand-in")
     _submit(client, LOG[:90])  # better again, nobody watches any more
     assert [(group, m["entry"]["rank"]) for group, m in sent] == [(groups.board_group(BOARD), 1)]
     assert BoardVersion.objects.get(board=BOARD).version == 3
@@ -51,16 +55,16 @@ def test_only_a_watched_board_is_pushed_and_every_change_is_indexed(monkeypatch:
 async def test_the_in_memory_layer_knows_its_watchers() -> None:
     layer = InMemoryChannelLayer()
     with patch.object(groups, "get_channel_layer", lambda: layer):
-        assert not await groups.watched("board.code.SP1-S4C-AAAAAAA")
+        assert not groups.watched("board.code.SP1-S4C-AAAAAAA")
         await layer.group_add("board.code.SP1-S4C-AAAAAAA", "watcher.one")
-        assert await groups.watched("board.code.SP1-S4C-AAAAAAA")
-        assert not await groups.watched("board.code.SP1-S4C-AAAAAAB")
+        assert groups.watched("board.code.SP1-S4C-AAAAAAA")
+        assert not groups.watched("board.code.SP1-S4C-AAAAAAB")
         await layer.group_discard("board.code.SP1-S4C-AAAAAAA", "watcher.one")
-        assert not await groups.watched("board.code.SP1-S4C-AAAAAAA")
+        assert not groups.watched("board.code.SP1-S4C-AAAAAAA")
 
 
-async def test_a_layer_that_cannot_tell_counts_every_group_as_watched(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_layer_that_cannot_tell_counts_every_group_as_watched(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(groups, "get_channel_layer", lambda: BaseChannelLayer())
-    assert await groups.watched("board.code.SP1-S4C-AAAAAAA")
+    assert groups.watched("board.code.SP1-S4C-AAAAAAA")
     monkeypatch.setattr(groups, "get_channel_layer", lambda: None)
-    assert not await groups.watched("board.code.SP1-S4C-AAAAAAA")
+    assert not groups.watched("board.code.SP1-S4C-AAAAAAA")

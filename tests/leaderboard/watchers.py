@@ -2,36 +2,27 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import redis
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 
 @contextmanager
 def watching(group: str) -> Iterator[None]:
-    """While inside, `group` has a member: a stand-in channel nobody reads."""
+    """While inside, `group` has a member: a stand-in channel nobody reads. On Redis every group
+    counts as watched (a push is one PUBLISH whoever listens, games.groups.watched)."""
     layer = get_channel_layer()
-    if not isinstance(layer, RedisChannelLayer):
-        async_to_sync(layer.group_add)(group, "watcher.stand-in")
-        try:
-            yield
-        finally:
-            async_to_sync(layer.group_discard)(group, "watcher.stand-in")
+    if not isinstance(layer, InMemoryChannelLayer):
+        yield
         return
-    client = redis.Redis.from_url(layer.hosts[0]["address"])
-    key = layer._group_key(group)
-    client.zadd(key, {f"{layer.prefix}.watcher!stand-in": time.time()})
+    async_to_sync(layer.group_add)(group, "watcher.stand-in")
     try:
         yield
     finally:
-        client.delete(key)
-        client.close()
+        async_to_sync(layer.group_discard)(group, "watcher.stand-in")
 
 
 def apply_message(entries: list[dict[str, Any]], message: dict[str, Any]) -> list[dict[str, Any]]:

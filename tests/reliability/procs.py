@@ -187,7 +187,7 @@ class Daphne:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                # As production runs it: daphne with the graceful stop and the body cap (operations.server).
+                # As production runs it: daphne with the graceful stop (operations.server).
                 [
                     sys.executable,
                     "-m",

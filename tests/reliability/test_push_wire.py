@@ -1,5 +1,5 @@
 """A board's change on the real wire (daphne): every watcher gets the same frame, byte for byte,
-written straight to its socket (web.sockets.frames), and a watcher that never reads holds up no one."""
+and a watcher that never reads holds up no one."""
 
 from __future__ import annotations
 

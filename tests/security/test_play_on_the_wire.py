@@ -1,6 +1,5 @@
-"""A play socket's answers on a real worker (daphne), where they are written straight to the socket
-(web.sockets.frames): in order with the refusals that go the ASGI way, merging into the document a
-sync sends whole, and each counted as an answer in the worker's metrics."""
+"""A play socket's answers on a real worker (daphne): in order with its refusals, merging into the
+document a sync sends whole, and each counted as an answer in the worker's metrics."""
 
 from __future__ import annotations
 

@@ -201,6 +201,7 @@ async def test_limits_counted_on_the_loop_hold_while_redis_is_away(settings: Any
 
 @pytest.mark.redis
 async def test_limits_counted_together_stop_at_the_first_past_its_limit(settings: Any) -> None:
+    """A submission refused by its address's limit is not counted against its player's too."""
     first = ratelimit.Limit("together-first", "x", 1, 60, "First.")
     second = ratelimit.Limit("together-second", "x", 5, 60, "Second.")
     await ratelimit.hit_each([first, second])

@@ -50,9 +50,11 @@ def call(client: requests.Session, worker: Worker, token: str, path: str, body: 
     )
 
 
-def held(session_id: str) -> tuple[Result, FairPlayReview]:
+def held(session_id: str) -> tuple[Result, FairPlayReview, str]:
+    """The result, its review and the review's state (read from its decisions)."""
     result = Result.objects.get(session_id=session_id)
-    return result, FairPlayReview.objects.get(result=result)
+    review = FairPlayReview.objects.get(result=result)
+    return result, review, review.status
 
 
 def on_board(board: str, result: Result) -> list[str]:
@@ -85,8 +87,8 @@ async def test_a_second_account_that_replays_a_scouted_daily_fast_is_held(worker
         assert played.status_code == 200, played.text
     assert played.json()["finished"] and played.json()["result"]["won"]
 
-    result, review = await database_sync_to_async(held)(attempt)
-    assert review.status == FairPlayReview.Status.HELD
+    result, review, status = await database_sync_to_async(held)(attempt)
+    assert status == FairPlayReview.Status.HELD
     assert {"linked_device", "linked_address", "pace", "clairvoyance"} <= set(review.reasons), review.reasons
     assert await database_sync_to_async(on_board)(board, result) == []
     mine = page.get(

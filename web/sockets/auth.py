@@ -48,8 +48,8 @@ def _player_for_token(key: str) -> Any:
 
 
 class TokenAuthMiddleware(BaseMiddleware):
-    """Channels' middleware as its documentation shows it: ``__call__`` fills the scope in and
-    passes on (BaseMiddleware's, which hands the inner application a copy)."""
+    """Channels' middleware: ``__call__`` fills the scope in and passes it on. The scope is the
+    socket's own (Channels' session and auth middlewares made it): no copy of it is kept beside it."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         header = dict(scope.get("headers") or []).get(b"authorization", b"")
@@ -63,7 +63,7 @@ class TokenAuthMiddleware(BaseMiddleware):
                 from django.contrib.auth.models import AnonymousUser
 
                 scope["user"] = AnonymousUser()
-        return await super().__call__(scope, receive, send)
+        return await self.inner(scope, receive, send)
 
 
 def signed_in_until(scope: dict[str, Any]) -> dt.datetime | None:

@@ -7,20 +7,18 @@ import contextvars
 import select
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property, partial
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import orjson
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
-from web.adapters import consume
 from web.errors import ServiceError, error_body
 from web.language import in_use, language_of
 from web.loops import serving
@@ -33,6 +31,19 @@ R = TypeVar("R")
 # waits. Each of these threads keeps its database connection between calls (a bounded number,
 # WS_DB_THREADS per process) and drops it only when it broke or was left inside a transaction.
 _database_threads = ThreadPoolExecutor(max_workers=settings.WS_DB_THREADS, thread_name_prefix="ws-db")
+_queue_lock = threading.Lock()
+_queued = 0  # calls handed to the threads that none has begun yet
+
+
+def queued_calls() -> int:
+    """Socket database calls waiting for one of the sockets' threads (a metric)."""
+    return _queued
+
+
+def _count(change: int) -> None:
+    global _queued
+    with _queue_lock:
+        _queued += change
 
 
 def _server_hung_up(raw: Any) -> bool:
@@ -52,6 +63,7 @@ def _server_hung_up(raw: Any) -> bool:
 def _run_with_connection(
     loop: asyncio.AbstractEventLoop, language: str | None, func: Callable[..., R], *args: Any
 ) -> R:
+    _count(-1)
     for connection in connections.all(initialized_only=True):
         raw = connection.connection
         if raw is not None and connection.vendor == "postgresql" and _server_hung_up(raw):
@@ -76,6 +88,7 @@ def in_database_thread(func: Callable[..., R]) -> Callable[..., Awaitable[R]]:
         # operations.requests) and its language (see JsonConsumer.dispatch): refusals are worded there.
         language = translation.get_language()
         call = partial(contextvars.copy_context().run, _run_with_connection, loop, language, func, *args)
+        _count(+1)
         return await loop.run_in_executor(_database_threads, call)
 
     return run
@@ -114,15 +127,6 @@ class JsonConsumer(AsyncWebsocketConsumer):
     _window_start = 0.0
     _window_count = 0
     _in_its_language: bool | None = None  # whether its language is the one in use (dispatch)
-
-    def __call__(self, scope: Any, receive: Any, send: Any) -> Coroutine[Any, Any, None]:
-        # The coroutine that serves the socket, handed to the caller to await: no frame of this
-        # call's stays suspended under it for as long as the socket is open.
-        if get_channel_layer(self.channel_layer_alias) is not None:
-            return cast("Coroutine[Any, Any, None]", super().__call__(scope, receive, send))
-        # With no channel layer the client is the one source of messages: await it directly, not
-        # through Channels' await_many_dispatch (a new task and an asyncio.wait for every message).
-        return consume(self, scope, receive, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels first closes old connections on its shared database thread before every message;

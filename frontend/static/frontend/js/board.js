@@ -18,6 +18,12 @@ const MAX_W = 160;
 const MIN_W = 22;
 const COMPACT_BELOW = 72; // narrower cards use the jumbo-index faces
 const REMOVED_FAN = 0.17; // removed sequences stacked in the side rail show their top index
+// A tall narrow screen (a phone held upright) has height to spare and too little width for many
+// columns: the cards grow wider than a column's pitch and overlap like shingles, each showing its
+// left part, where the compact faces carry their jumbo index (the widest, a ten, ends at 0.74).
+const SHINGLE_SHOWS = 0.77; // the part of a card's width left uncovered by the next column
+const SHINGLE_GAIN = 1.15; // worth overlapping only for cards this much bigger
+const SHINGLE_GAP = 2; // pixels between the columns' own boxes (where a tap or a drop lands)
 
 export class Board {
   constructor(root) {
@@ -138,6 +144,12 @@ export class Board {
       box.className = "column";
       box.dataset.col = col;
       box.setAttribute("role", "group");
+      // The column's number on screen, for the number keys (the group's name says it to a screen reader).
+      const number = document.createElement("span");
+      number.className = "col-number";
+      number.setAttribute("aria-hidden", "true");
+      number.textContent = String(col);
+      box.append(number);
       const down = Array.isArray(column.down) ? column.down : Array(column.down).fill(null);
       const cards = [];
       down.forEach((card) => cards.push(faceDown(this.known ? card : null)));
@@ -146,7 +158,7 @@ export class Board {
       box.setAttribute("aria-label", this.columnLabel(col, down.length, column.up));
       if (!total) {
         const slot = emptySlot(fmt(gettext("Column %(n)s, empty"), { n: col }));
-        slot.tabIndex = 0;
+        slot.tabIndex = -1; // one card or place of the columns is a tab stop (keyboard.js)
         slot.dataset.col = col;
         slot.dataset.empty = "";
         box.append(slot);
@@ -156,7 +168,7 @@ export class Board {
         card.dataset.idx = i;
         card.dataset.n = total - i;
         if (card.classList.contains("up")) {
-          card.tabIndex = 0;
+          card.tabIndex = -1;
           card.setAttribute("role", "button");
         }
         box.append(card);
@@ -194,7 +206,8 @@ export class Board {
   }
 
   // Card sizes from the width and the height: the stock and removed row above the columns, or
-  // (when that gives bigger cards, as on a phone held sideways) in a rail beside them.
+  // (when that gives bigger cards, as on a phone held sideways) in a rail beside them; on a tall
+  // narrow screen, cards wider than the columns' pitch, overlapping (SHINGLE_SHOWS).
   layout() {
     if (!this.view || !this.root.isConnected) return;
     const { width, height } = this.space();
@@ -205,45 +218,60 @@ export class Board {
     const n = this.view.columns.length;
     const gap = Math.max(2, Math.min(14, Math.round(Math.min(width, height * 1.6) * 0.008)));
     const rowGap = Math.round(gap * 1.5);
+    const label = Math.round(Math.min(16, Math.max(12, height * 0.018))); // the columns' numbers
     const need = this.need();
     const russian = this.table.foundations > 0;
     const railCards = russian ? 1 + 3 * 0.32 : 2 + (this.table.sequences - 1) * REMOVED_FAN;
-    const byTop = Math.min((width - gap * (n - 1)) / n, (height - rowGap) / (1 + need) / RATIO);
+    const byHeight = (height - rowGap - label) / (1 + need) / RATIO;
+    const byTop = Math.min((width - gap * (n - 1)) / n, byHeight);
     const byRail = Math.min(
       (width - gap * n) / (n + (russian ? 1 : 1.25)),
-      height / need / RATIO,
+      (height - label) / need / RATIO,
       (height - gap) / railCards / RATIO,
     );
-    const rail = byRail > byTop * 1.08;
-    const cardW = Math.floor(Math.max(MIN_W, Math.min(MAX_W, rail ? byRail : byTop)));
+    const byShingle = Math.min(width / ((n - 1) * SHINGLE_SHOWS + 1), byHeight);
+    const rail = byRail > byTop * 1.08 && byRail >= byShingle;
+    const shingle = !rail && byShingle > byTop * SHINGLE_GAIN;
+    const cardW = Math.floor(Math.max(MIN_W, Math.min(MAX_W, rail ? byRail : shingle ? byShingle : byTop)));
     const cardH = Math.round(cardW * RATIO);
+    // The distance from one column to the next, and the width of a column's own box.
+    const pitch = shingle ? (width - cardW) / (n - 1) : cardW + gap;
+    const colGap = shingle ? SHINGLE_GAP : gap;
+    const colW = pitch - colGap;
     this.root.classList.toggle("rail", rail);
+    this.root.classList.toggle("shingle", shingle);
     this.root.style.setProperty("--card-w", `${cardW}px`);
     this.root.style.setProperty("--card-h", `${cardH}px`);
     this.root.style.setProperty("--gap", `${gap}px`);
-    const tableauW = n * cardW + (n - 1) * gap;
+    this.root.style.setProperty("--col-w", `${colW}px`);
+    this.root.style.setProperty("--col-gap", `${colGap}px`);
+    this.root.style.setProperty("--label-h", `${label}px`);
+    this.label = label;
+    const tableauW = Math.floor((n - 1) * pitch + cardW);
     const railW = Math.round(cardW * (russian ? 1 : 1.25));
     this.root.style.setProperty("--tableau-w", `${tableauW}px`);
+    this.root.style.setProperty("--overhang", `${Math.max(0, tableauW - (n * colW + (n - 1) * colGap))}px`);
     this.root.style.setProperty("--rail-w", `${railW}px`);
-    const design = cardW < COMPACT_BELOW ? "compact" : "full";
+    // Overlapped cards show only their left part: the jumbo index is there on the compact faces.
+    const design = cardW < COMPACT_BELOW || shingle ? "compact" : "full";
     if (design !== this.design) {
       this.design = design;
       setLook({ design });
       refreshFaces(this.root);
     }
-    this.placeTop({ rail, cardW, cardH, gap, height });
-    const room = rail ? height : height - cardH - rowGap;
+    this.placeTop({ rail, cardW, cardH, gap, height, pitch });
+    const room = (rail ? height : height - cardH - rowGap) - label;
     this.fan({ room, cardH });
   }
 
   // Removed sequences over the last columns (or stacked in the rail); foundations likewise.
-  placeTop({ rail, cardW, cardH, gap, height }) {
+  placeTop({ rail, cardW, cardH, gap, height, pitch }) {
     const place = (nodes, box) => {
       const count = nodes.length;
       if (!count) return;
       const step = rail
         ? Math.min(cardH + gap, Math.max(cardH * REMOVED_FAN, (height - 2 * cardH - gap) / Math.max(1, count - 1)))
-        : cardW + gap;
+        : pitch;
       nodes.forEach((node, i) => {
         node.style.left = rail ? "0px" : `${i * step}px`;
         node.style.top = rail ? `${i * step}px` : "0px";
@@ -256,10 +284,10 @@ export class Board {
     if (this.foundationsBox && !this.foundationsBox.hidden) {
       const railStep = Math.min(cardH + gap, (height - cardH) / 3);
       [...this.foundationsBox.children].forEach((node, i) => {
-        node.style.left = rail ? "0px" : `${i * (cardW + gap)}px`;
+        node.style.left = rail ? "0px" : `${i * pitch}px`;
         node.style.top = rail ? `${i * railStep}px` : "0px";
       });
-      this.foundationsBox.style.width = rail ? `${cardW}px` : `${4 * cardW + 3 * gap}px`;
+      this.foundationsBox.style.width = rail ? `${cardW}px` : `${3 * pitch + cardW}px`;
       this.foundationsBox.style.height = rail ? `${3 * railStep + cardH}px` : `${cardH}px`;
     }
   }
@@ -317,11 +345,13 @@ export class Board {
     return { cards: shot, stock: stock ? stock.getBoundingClientRect() : null, removed };
   }
 
+  // The column at a point: its box, from its number above it down to the bottom of the table.
   columnAt(x, y) {
+    const above = Math.max(8, this.label || 0);
+    const bottom = this.root.getBoundingClientRect().bottom;
     for (const column of this.columns) {
       const rect = column.box.getBoundingClientRect();
-      const bottom = Math.max(rect.bottom, this.tableau.getBoundingClientRect().bottom);
-      if (x >= rect.left - 2 && x <= rect.right + 2 && y >= rect.top - 8 && y <= bottom) {
+      if (x >= rect.left - 2 && x <= rect.right + 2 && y >= rect.top - above && y <= bottom) {
         return Number(column.box.dataset.col);
       }
     }

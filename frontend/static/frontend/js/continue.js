@@ -3,7 +3,7 @@
 import { get } from "./api.js";
 import { variantLabel } from "./variants.js";
 import { gettext, ngettext, fmt, language } from "./i18n.js";
-import { el } from "./ui.js";
+import { el, dayName } from "./ui.js";
 
 const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60]];
 
@@ -21,7 +21,7 @@ function item(session) {
   const label = variantLabel(session.variant);
   const today = new Date().toISOString().slice(0, 10);
   const kind = !session.daily ? session.code
-    : session.daily === today ? gettext("Today's daily") : fmt(gettext("Daily of %(date)s"), { date: session.daily });
+    : session.daily === today ? gettext("Today's daily") : fmt(gettext("Daily of %(date)s"), { date: dayName(session.daily) });
   const moves = fmt(ngettext("%(n)s move", "%(n)s moves", session.moves), { n: session.moves });
   const started = fmt(gettext("started %(when)s"), { when: ago(session.started_at) });
   return el("li", {},

@@ -1,12 +1,16 @@
-// Pointer input on the table (mouse, pen and touch alike): drag a group, tap, double-tap.
+// Pointer input on the table (mouse, pen and touch alike): drag a group, tap, double-tap, or tap
+// a place (a column, the foundations) that is not a card one may pick up.
 // It only reports gestures; the play page decides which token, if any, they mean.
+import { sameSource } from "./moves.js";
+
 const THRESHOLD = 6; // pixels before a press becomes a drag
 const DOUBLE_MS = 350;
 
 export class Pointer {
   constructor(board, handlers) {
     this.board = board;
-    // canDrag(src), onRefused(src), onDragStart(src), onDrop(src, at), onTap(src), onDoubleTap(src)
+    // canDrag(src), onRefused(src), onDragStart(src), onDrop(src, at), onTap(src), onDoubleTap(src),
+    // onTapPlace(at): `at` is { col, foundation }, what is under the pointer.
     this.h = handlers;
     this.press = null;
     this.lastTap = null;
@@ -26,14 +30,17 @@ export class Pointer {
 
   down(e) {
     if (e.button !== 0 || this.press) return;
-    const src = this.source(e.target);
-    if (!src) return;
+    const src = this.source(e.target); // null: a place, not a card to pick up
     this.press = { src, x: e.clientX, y: e.clientY, id: e.pointerId, dragging: false, cards: [] };
+  }
+
+  at(e) {
+    return { col: this.board.columnAt(e.clientX, e.clientY), foundation: this.board.foundationAt(e.clientX, e.clientY) };
   }
 
   move(e) {
     const p = this.press;
-    if (!p || e.pointerId !== p.id) return;
+    if (!p || !p.src || e.pointerId !== p.id) return;
     const dx = e.clientX - p.x;
     const dy = e.clientY - p.y;
     if (!p.dragging) {
@@ -57,14 +64,14 @@ export class Pointer {
     if (!p || e.pointerId !== p.id) return;
     this.press = null;
     if (p.dragging) {
-      const at = {
-        col: this.board.columnAt(e.clientX, e.clientY),
-        foundation: this.board.foundationAt(e.clientX, e.clientY),
-      };
       // A sent move leaves the cards where they were dropped: the next drawing animates from there.
       // Anything else (an illegal drop, a drop off the table) snaps back to where it came from.
-      const sent = this.h.onDrop(p.src, at);
+      const sent = this.h.onDrop(p.src, this.at(e));
       if (!sent) this.release(p.cards, true);
+      return;
+    }
+    if (!p.src) {
+      if (Math.hypot(e.clientX - p.x, e.clientY - p.y) < THRESHOLD * 3) this.h.onTapPlace(this.at(e));
       return;
     }
     const now = performance.now();
@@ -96,8 +103,4 @@ export class Pointer {
       card.style.transform = "";
     }
   }
-}
-
-function sameSource(a, b) {
-  return a.suit ? a.suit === b.suit : a.col === b.col && a.idx === b.idx;
 }

@@ -3,6 +3,11 @@ export function gettext(text) {
   return typeof window.gettext === "function" ? window.gettext(text) : text;
 }
 
+// A word that means another thing elsewhere ("Play" a replay, "Play" a game): its context tells them apart.
+export function pgettext(context, text) {
+  return typeof window.pgettext === "function" ? window.pgettext(context, text) : text;
+}
+
 export function ngettext(singular, plural, count) {
   if (typeof window.ngettext === "function") return window.ngettext(singular, plural, count);
   return count === 1 ? singular : plural;

@@ -58,3 +58,8 @@ export class Moves {
 export function moveToken(col, n, target) {
   return `${col}:${n}>${target}`;
 }
+
+// Whether two picked-up sources are the same group (or the same foundation's top card).
+export function sameSource(a, b) {
+  return a.suit ? a.suit === b.suit : a.col === b.col && a.idx === b.idx;
+}

@@ -6,11 +6,13 @@ import { gettext, ngettext, fmt } from "./i18n.js";
 import { el, duration } from "./ui.js";
 
 export class RacePanel {
-  // `goal` and `total`: what a win counts ("sequences" or "cards_home") and how many win, from the table.
-  constructor(root, { roomId, goal, total, onRoom }) {
+  // `goal` and `total`: what a win counts ("sequences" or "cards_home") and how many win, from the table;
+  // `me`: my name as the room shows it (a signed-up player's), whose row is marked.
+  constructor(root, { roomId, goal, total, me = "", onRoom }) {
     this.root = root;
     this.goal = goal;
     this.total = total;
+    this.me = me;
     this.onRoom = onRoom || (() => {});
     this.list = root.querySelector("[data-race-players]");
     this.title = root.querySelector("[data-race-title]");
@@ -37,7 +39,10 @@ export class RacePanel {
     const final = room.state === "finished";
     this.root.classList.toggle("final", final);
     this.title.textContent = final ? gettext("Final table") : gettext("The race");
-    this.list.replaceChildren(...(room.players || []).map((p, i) => el("li", { class: p.won ? "won" : null },
+    this.list.replaceChildren(...(room.players || []).map((p, i) => el("li", {
+      class: [p.won ? "won" : "", this.me && p.player === this.me ? "me" : ""].join(" ").trim() || null,
+      "aria-current": this.me && p.player === this.me ? "true" : null,
+    },
       el("span", { class: "race-rank" }, final ? `${i + 1}.` : ""),
       el("span", { class: "race-name" }, p.player),
       el("span", { class: "race-progress" }, this.progressOf(p)),
@@ -45,6 +50,17 @@ export class RacePanel {
       el("span", { class: "race-undos" }, fmt(ngettext("%(n)s undo", "%(n)s undos", p.undos), { n: p.undos })),
       el("span", { class: "race-status" }, this.statusOf(p), p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : ""),
       final && p.result ? el("a", { href: `/replay/${p.result}/` }, gettext("Watch")) : null)));
+    this.showMine();
+  }
+
+  // My own row in view in the strip of players (a phone shows few of them at once).
+  showMine() {
+    const mine = this.list.querySelector(".me");
+    if (!mine || this.list.scrollWidth <= this.list.clientWidth) return;
+    const left = mine.getBoundingClientRect().left - this.list.getBoundingClientRect().left + this.list.scrollLeft;
+    if (left < this.list.scrollLeft || left + mine.offsetWidth > this.list.scrollLeft + this.list.clientWidth) {
+      this.list.scrollLeft = Math.max(0, left + mine.offsetWidth - this.list.clientWidth);
+    }
   }
 }
 

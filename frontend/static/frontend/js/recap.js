@@ -4,7 +4,7 @@
 import { get } from "./api.js";
 import { variantLabel } from "./variants.js";
 import { gettext, ngettext, fmt, language } from "./i18n.js";
-import { el, duration } from "./ui.js";
+import { el, duration, copyText } from "./ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -245,22 +245,12 @@ function shareBox(recap) {
     type: "button",
     class: "button",
     "data-share": "",
-    onclick: async () => {
-      const text = shareText(recap);
-      try {
-        if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
-        await navigator.clipboard.writeText(text);
-        fallback.hidden = true;
-        status.textContent = gettext("Copied: paste it wherever you like.");
-      } catch {
-        // No clipboard here (an insecure page, a refusal): the text to copy by hand, selected.
-        fallback.value = text;
-        fallback.hidden = false;
-        fallback.focus();
-        fallback.select();
-        status.textContent = gettext("Copy this text to share it:");
-      }
-    },
+    onclick: () => copyText(shareText(recap), {
+      status,
+      fallback,
+      copied: gettext("Copied: paste it wherever you like."),
+      byHand: gettext("Copy this text to share it:"),
+    }),
   }, gettext("Share"));
   return el("div", { class: "recap-share" }, button, status, fallback);
 }

@@ -1,5 +1,5 @@
 // Small page helpers: a status toast, element building, durations and dates.
-import { language } from "./i18n.js";
+import { gettext, language } from "./i18n.js";
 
 let toastTimer = null;
 
@@ -38,6 +38,16 @@ export function duration(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+// A calendar day ("2026-12-06", as the server names a daily's day) in the page's language:
+// "6 December 2026", "6. joulukuuta 2026", "6. prosinca 2026."; with its weekday if asked.
+export function dayName(iso, { weekday = false } = {}) {
+  const date = new Date(`${iso}T12:00:00Z`);
+  if (!iso || Number.isNaN(date.getTime())) return iso || "";
+  return date.toLocaleDateString(language(), {
+    weekday: weekday ? "long" : undefined, year: "numeric", month: "long", day: "numeric", timeZone: "UTC",
+  });
+}
+
 export function shortDate(iso) {
   if (!iso) return "";
   const date = new Date(iso);
@@ -47,4 +57,31 @@ export function shortDate(iso) {
 export function dateTime(iso) {
   if (!iso) return "";
   return new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+}
+
+// Copies `text` for the player: to the clipboard, else (none here: an insecure page, a refusal) into
+// `fallback` (a text field), shown and selected to copy by hand. `status` says which: `copied` or `byHand`.
+export async function copyText(text, { status, fallback, copied, byHand }) {
+  try {
+    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(text);
+    fallback.hidden = true;
+    status.textContent = copied;
+    return true;
+  } catch {
+    fallback.value = text;
+    fallback.hidden = false;
+    fallback.focus();
+    fallback.select();
+    status.textContent = byHand;
+    return false;
+  }
+}
+
+// A link to a result's replay: "Watch", or "▶" where a phone's board table has no room for the word
+// (league.css; the word stays for screen readers).
+export function watchLink(result) {
+  return el("a", { href: `/replay/${result}/` },
+    el("span", { class: "short-label", "aria-hidden": "true" }, "▶"),
+    el("span", { class: "long-label" }, gettext("Watch")));
 }

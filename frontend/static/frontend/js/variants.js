@@ -2,7 +2,8 @@
 // page's language. The browser holds no rules: which choices exist, what each variant is called
 // and which ones have a daily all come from there. A variant is a game code without its deal letters.
 import { get } from "./api.js";
-import { gettext, fmt, language } from "./i18n.js";
+import { gettext, fmt } from "./i18n.js";
+import { dayName } from "./ui.js";
 
 async function load() {
   try {
@@ -66,12 +67,6 @@ export function choicesOf(game, suits) {
   };
 }
 
-function longDate(iso) {
-  const date = new Date(`${iso}T12:00:00Z`);
-  if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleDateString(language(), { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-}
-
 // A board id and its clean twin ("<board>:clean", only games without an undo).
 export function cleanTwin(board) {
   const isClean = /:clean$/i.test(board || "");
@@ -87,7 +82,7 @@ export function boardLabel(board) {
   const [kind, ...rest] = all.split(":");
   const variant = boardVariant(board);
   const label = kind === "daily"
-    ? fmt(gettext("Daily challenge, %(date)s · %(variant)s"), { date: longDate(rest[0]), variant: variantLabel(variant) })
+    ? fmt(gettext("Daily challenge, %(date)s · %(variant)s"), { date: dayName(rest[0]), variant: variantLabel(variant) })
     : fmt(gettext("Game %(code)s · %(variant)s"), { code: rest.join(":"), variant: variantLabel(variant) });
   return isClean ? fmt(gettext("%(board)s · clean games"), { board: label }) : label;
 }

@@ -2,7 +2,7 @@
 import { get } from "../api.js";
 import { catalogue, goalOf, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
-import { el, duration } from "../ui.js";
+import { el, duration, watchLink } from "../ui.js";
 
 const root = document.querySelector("[data-all-time]");
 const variant = root.dataset.variant;
@@ -31,8 +31,8 @@ const td = (text, cls) => el("td", { class: cls }, text ?? "—");
 function columns() {
   if (by === "best") {
     return [th("#", "num"), th(gettext("Player")), th(russian ? gettext("Cards home") : gettext("Sequences"), "num"),
-      th(gettext("Score"), "num"), th(gettext("Moves"), "num wide"), th(gettext("Time"), "num wide"),
-      th(gettext("Undos"), "num wide"), th(gettext("Replay"))];
+      th(gettext("Score"), "num"), th(gettext("Moves"), "num"), th(gettext("Time"), "num"),
+      th(gettext("Undos"), "num wide"), th(el("span", { class: "long-label" }, gettext("Replay")))];
   }
   if (by === "wins") {
     return [th("#", "num"), th(gettext("Player")), th(gettext("Wins"), "num"), th(gettext("Clean wins"), "num"),
@@ -45,8 +45,8 @@ function row(e) {
   const who = el("td", {}, el("a", { href: `/players/${encodeURIComponent(e.player)}/` }, e.player), e.won ? " ✓" : "");
   if (by === "best") {
     return el("tr", {}, td(e.rank, "num"), who, td(russian ? e.cards_home : e.sequences, "num"), td(e.score, "num"),
-      td(e.moves, "num wide"), td(duration(e.elapsed_ms), "num wide"), td(e.undos, "num wide"),
-      el("td", {}, el("a", { href: `/replay/${e.result}/` }, gettext("Watch"))));
+      td(e.moves, "num"), td(duration(e.elapsed_ms), "num"), td(e.undos, "num wide"),
+      el("td", {}, watchLink(e.result)));
   }
   if (by === "wins") {
     return el("tr", {}, td(e.rank, "num"), who, td(e.wins, "num"), td(e.clean_wins, "num"), td(e.games, "num"));

@@ -1,8 +1,8 @@
 // Past days' daily boards, newest first, by variant: who ranked and who leads, each a link to its board.
 import { get } from "../api.js";
 import { catalogue, variantLabel, boardLabel } from "../variants.js";
-import { gettext, ngettext, fmt, language } from "../i18n.js";
-import { el } from "../ui.js";
+import { gettext, ngettext, fmt } from "../i18n.js";
+import { el, dayName } from "../ui.js";
 
 const root = document.querySelector("[data-archive]");
 const form = root.querySelector("[data-archive-form]");
@@ -14,11 +14,6 @@ let next = null;
 form.variant.append(...catalogue.daily.map((v) => el("option", { value: v }, variantLabel(v))));
 form.variant.value = query.get("variant") || "";
 form.before.value = query.get("before") || "";
-
-function dayTitle(iso) {
-  const date = new Date(`${iso}T12:00:00Z`);
-  return date.toLocaleDateString(language(), { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-}
 
 function leaderText(board) {
   const leader = board.leader;
@@ -35,7 +30,7 @@ function leaderText(board) {
 
 function day(doc) {
   return el("section", { class: "panel section" },
-    el("h2", {}, dayTitle(doc.date)),
+    el("h2", {}, dayName(doc.date, { weekday: true })),
     el("ul", { class: "day-boards" }, doc.boards.map((board) => el("li", {},
       el("a", { href: `/leaderboards/${encodeURIComponent(board.board)}/`, "aria-label": boardLabel(board.board) },
         variantLabel(board.variant)),

@@ -4,9 +4,10 @@ import { post, request } from "../api.js";
 import { Picker } from "../picker.js";
 import { variantLabel, DAILY_VARIANTS } from "../variants.js";
 import { gettext } from "../i18n.js";
-import { el, toast } from "../ui.js";
+import { el, toast, dayName } from "../ui.js";
 import { showRecap, recapHeadline, nextDailies } from "../recap.js";
 import { showContinue } from "../continue.js";
+import { topThree } from "../podium.js";
 
 const PICK_KEY = "solitaire-league.variant";
 
@@ -94,6 +95,14 @@ function recapOf(daily) {
   return recaps.get(daily.variant);
 }
 
+// Each daily's top three, fetched once per board and kept while the list is drawn again.
+const podiums = new Map();
+
+function podiumOf(board) {
+  if (!podiums.has(board)) podiums.set(board, topThree(board));
+  return podiums.get(board);
+}
+
 function dailyItem(daily) {
   const label = variantLabel(daily.variant);
   // Today's daily still being prepared (no status: an older server, whose dailies are all ready).
@@ -134,6 +143,7 @@ function dailyItem(daily) {
     // A daily being prepared has no board yet (its page would answer 404).
     daily.board && !preparing ? el("a", { class: "daily-board", href: `/leaderboards/${encodeURIComponent(daily.board)}/` }, gettext("Leaderboard")) : null,
     button,
+    daily.board && !preparing ? podiumOf(daily.board) : null,
     daily.finished && !guest ? recapOf(daily) : null);
 }
 
@@ -152,7 +162,7 @@ async function loadDailies() {
   clearTimeout(retryTimer);
   try {
     const { data, headers } = await request("GET", "/api/daily");
-    document.querySelector("[data-daily-date]").textContent = data.date;
+    document.querySelector("[data-daily-date]").textContent = dayName(data.date);
     list.replaceChildren(...data.dailies.map(dailyItem));
     list.toggleAttribute("aria-busy", data.dailies.some((d) => d.status === "preparing"));
     if (list.hasAttribute("aria-busy")) retryTimer = setTimeout(loadDailies, retryAfter(headers) * 1000);

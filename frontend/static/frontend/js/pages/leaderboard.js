@@ -3,7 +3,7 @@ import { get } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
 import { boardLabel, boardVariant, cleanTwin, goalOf } from "../variants.js";
 import { gettext, ngettext, fmt } from "../i18n.js";
-import { el, duration } from "../ui.js";
+import { el, duration, watchLink } from "../ui.js";
 
 const root = document.querySelector("[data-leaderboard]");
 const board = root.dataset.board;
@@ -37,10 +37,10 @@ function row(entry, flash) {
     el("td", {}, el("a", { href: `/players/${encodeURIComponent(entry.player)}/` }, entry.player), entry.won ? " ✓" : ""),
     el("td", { class: "num" }, progress ?? "—"),
     el("td", { class: "num" }, entry.score),
-    el("td", { class: "num wide" }, entry.moves),
-    el("td", { class: "num wide" }, duration(entry.elapsed_ms)),
+    el("td", { class: "num" }, entry.moves),
+    el("td", { class: "num" }, duration(entry.elapsed_ms)),
     el("td", { class: "num wide" }, entry.undos ?? "—"),
-    el("td", {}, entry.result ? el("a", { href: `/replay/${entry.result}/` }, gettext("Watch")) : ""));
+    el("td", {}, entry.result ? watchLink(entry.result) : ""));
 }
 
 function draw(flashPlayer = null) {

@@ -6,7 +6,7 @@ import { get, post } from "../api.js";
 import { LiveSocket, statusText } from "../socket.js";
 import { merge, changesOf, documentOf, applies } from "../delta.js";
 import { Board } from "../board.js";
-import { Moves, moveToken } from "../moves.js";
+import { Moves, moveToken, sameSource } from "../moves.js";
 import { Pointer } from "../drag.js";
 import { Keyboard } from "../keyboard.js";
 import { animateFrom, celebrate } from "../animate.js";
@@ -50,7 +50,9 @@ function show(next, { token = null } = {}) {
   cue(doc, next, token);
   doc = next;
   moves = new Moves(doc.finished ? null : doc);
+  selected = null; // the cards it marked are drawn again
   board.render(doc.view, { table: doc.table });
+  keyboard.rove();
   if (before) animateFrom(before, board, { fromStock: token === "D" });
   info.update(doc, variantLabel(variant()));
   $("[data-play-title]").textContent = variantLabel(variant());
@@ -296,51 +298,104 @@ function best(src) {
   else explain({ group: `${src.col}:${src.n}` }); // the rule, or "nowhere to go"
 }
 
+// ---------------------------------------------------------------- picking up and putting down
+// A tap (or Enter) picks a group up, marked on the table with the places the server's legal list
+// names for it; the next tap on a column (or Enter there, or its number key) sends the move as
+// an action token, which the server judges: a refused one comes back with its rule in words.
+// A second tap on the group, or anywhere else, lets go.
+
+let selected = null;
+
+function select(src) {
+  unselect();
+  if (!canDrag(src)) {
+    if (!src.suit) explain({ group: `${src.col}:${src.n}` }); // the rule, or "nowhere to go"
+    return false;
+  }
+  selected = src;
+  const t = src.suit ? { cols: moves.back.get(src.suit) || [], foundation: false } : moves.targets(src.col, src.n);
+  board.highlight(t.cols, t.foundation);
+  const cards = src.suit ? [root.querySelector(`[data-foundation="${src.suit}"]`)] : board.groupCards(src.col, src.n);
+  cards.forEach((n) => n && n.classList.add("selected"));
+  return true;
+}
+
+function unselect() {
+  selected = null;
+  board.highlight([]);
+  root.querySelectorAll(".selected").forEach((n) => n.classList.remove("selected"));
+}
+
+function moveTo(at) {
+  const src = selected;
+  unselect();
+  if (!src) return false;
+  if (at.col && src.suit) return act(`F${src.suit}>${at.col}`);
+  if (at.col && at.col !== src.col) return act(moveToken(src.col, src.n, at.col));
+  if (at.foundation && !src.suit && moves.goesHome(src.n)) return act(`${src.col}>F`);
+  return false;
+}
+
+// Outside the table (a button, the page) a tap lets go too.
+document.addEventListener("pointerdown", (e) => {
+  if (selected && !board.root.contains(e.target)) unselect();
+});
+
 new Pointer(board, {
   canDrag,
   onRefused(src) {
     if (!src.suit) explain({ group: `${src.col}:${src.n}` });
   },
-  onDragStart: highlightFor,
+  onDragStart(src) {
+    unselect();
+    highlightFor(src);
+  },
   onDrop: drop,
   onTap(src) {
-    // Where nothing goes home (Spider, Spiderette) a single click does nothing. Russian: a tap on a
-    // column's last card sends it home (after the double-tap window, when double-click is on).
-    if (src.suit || !moves.goesHome(src.n)) return;
-    const token = moves.tapFor(src.col);
-    if (!token) return;
+    if (selected) {
+      if (sameSource(src, selected)) unselect();
+      else if (src.suit && !selected.suit) moveTo({ col: null, foundation: src.suit });
+      else if (!src.suit && src.col !== selected.col) moveTo({ col: src.col, foundation: null });
+      else select(src); // another group of the same column, or another foundation
+      return;
+    }
+    // Russian: a tap on a column's last card sends it home (after the double-tap window, when
+    // double-click is on). Anything else is picked up.
+    const home = !src.suit && moves.goesHome(src.n) ? moves.tapFor(src.col) : null;
+    if (!home) {
+      select(src);
+      return;
+    }
     clearTimeout(tapTimer);
-    if (!options.doubleClick) act(token);
-    else tapTimer = setTimeout(() => act(token), 300);
+    if (!options.doubleClick) act(home);
+    else tapTimer = setTimeout(() => act(home), 300);
   },
   onDoubleTap(src) {
     clearTimeout(tapTimer);
+    unselect();
     if (options.doubleClick) best(src);
+  },
+  onTapPlace(at) {
+    if (selected && (at.col || at.foundation) && at.col !== selected.col) moveTo(at);
+    else unselect();
   },
 });
 
-new Keyboard(board, {
-  select(src) {
-    if (!canDrag(src)) {
-      if (!src.suit) explain({ group: `${src.col}:${src.n}` });
-      return false;
-    }
-    board.highlight([]);
-    const t = src.suit ? { cols: moves.back.get(src.suit) || [], foundation: false } : moves.targets(src.col, src.n);
-    board.highlight(t.cols, t.foundation); // the keyboard always shows where it can go
-    root.querySelectorAll(".selected").forEach((n) => n.classList.remove("selected"));
-    const cards = src.suit ? [root.querySelector(`[data-foundation="${src.suit}"]`)] : board.groupCards(src.col, src.n);
-    cards.forEach((n) => n && n.classList.add("selected"));
-    return true;
-  },
-  drop: (src, at) => drop(src, at),
+const keyboard = new Keyboard(board, {
+  selected: () => selected,
+  select,
+  moveTo,
   best,
+  unselect,
   deal: () => act("D"),
   undo: () => { if (moves.undo) act("U"); },
-  cancel() {
-    board.highlight([]);
-    root.querySelectorAll(".selected").forEach((n) => n.classList.remove("selected"));
-  },
+});
+
+document.querySelector("[data-skip-to-cards]").addEventListener("click", (e) => {
+  const card = keyboard.stop();
+  if (!card) return;
+  e.preventDefault();
+  card.focus();
 });
 
 root.addEventListener("click", (e) => {
@@ -368,7 +423,30 @@ function restart() {
   if (doc.code) start({ code: doc.code });
   else if (doc.daily) start({ daily: variant() });
 }
-$("[data-restart]").addEventListener("click", restart);
+
+// A button that asks first: a press turns its words into the question, a second press within a
+// few seconds does it (End game and Restart, which leave the game as it is).
+function askFirst(button, question, action) {
+  const words = button.querySelector("[data-words]") || button;
+  const plain = words.textContent;
+  let timer = null;
+  const reset = () => {
+    clearTimeout(timer);
+    delete button.dataset.confirm;
+    words.textContent = plain;
+  };
+  button.addEventListener("click", () => {
+    if (button.dataset.confirm) {
+      reset();
+      action();
+      return;
+    }
+    button.dataset.confirm = "1";
+    words.textContent = question;
+    timer = setTimeout(reset, 4000);
+  });
+}
+askFirst($("[data-restart]"), gettext("Really restart?"), restart);
 
 const newDialog = $("[data-new-dialog]");
 const picker = new Picker(newDialog.querySelector("[data-picker]"));
@@ -389,16 +467,7 @@ bindOptionsDialog($("[data-options-dialog]"), $("[data-options-open]"), options,
   if (name === "sounds") { setSounds(options.sounds); play("move"); }
 });
 
-const finishButton = $("[data-finish]");
-finishButton.addEventListener("click", () => {
-  if (!finishButton.dataset.confirm) {
-    finishButton.dataset.confirm = "1";
-    finishButton.textContent = gettext("Really end this game?");
-    setTimeout(() => { delete finishButton.dataset.confirm; finishButton.textContent = gettext("End game"); }, 4000);
-    return;
-  }
-  delete finishButton.dataset.confirm;
-  finishButton.textContent = gettext("End game");
+askFirst($("[data-finish]"), gettext("Really end this game?"), () => {
   post(`/api/sessions/${id}/finish`).then((next) => { ownCopy = false; show(next); }).catch((error) => refused(error.status, error.error || {}));
 });
 
@@ -490,6 +559,7 @@ function race(next) {
       roomId: next.room,
       goal: next.table.goal,
       total: next.table.goal_total,
+      me: root.dataset.me,
       // Once the race is over its code and board are shown: fetch the game again to show them.
       onRoom: (room) => { if (room.state === "finished" && doc && !doc.code) resync(); },
     });

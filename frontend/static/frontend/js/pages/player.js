@@ -2,18 +2,21 @@
 import { get } from "../api.js";
 import { scoreChart } from "../chart.js";
 import { goalOf, variantLabel, boardLabel } from "../variants.js";
-import { gettext, fmt } from "../i18n.js";
-import { el, duration, dateTime, shortDate } from "../ui.js";
+import { gettext, fmt, language } from "../i18n.js";
+import { el, duration, dateTime, shortDate, watchLink } from "../ui.js";
 
 const root = document.querySelector("[data-player-page]");
 const name = root.dataset.name;
 let cursor = null;
+const percent = new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 0 });
 
 function statCard(s) {
   const dl = el("dl", {});
   const add = (term, value) => dl.append(el("dt", {}, term), el("dd", {}, value ?? "—"));
   add(gettext("Games"), s.games);
   add(gettext("Wins"), s.wins);
+  // The share of games won, from the server's two counts, in the page's language ("50 %").
+  add(gettext("Win rate"), s.games ? percent.format(s.wins / s.games) : null);
   add(gettext("Clean wins"), s.clean_wins); // won without an undo
   if (goalOf(s.variant) === "cards_home") {
     // Russian Solitaire's score can be farmed with take-backs: its best game is cards home, then moves.
@@ -35,9 +38,9 @@ function resultRow(r) {
     el("td", {}, dateTime(r.verified_at || r.finished_at)),
     el("td", {}, board, r.won ? " ✓" : ""),
     el("td", { class: "num" }, r.score),
-    el("td", { class: "num wide" }, r.moves),
-    el("td", { class: "num wide" }, duration(r.elapsed_ms)),
-    el("td", {}, el("a", { href: `/replay/${r.id}/` }, gettext("Watch"))));
+    el("td", { class: "num" }, r.moves),
+    el("td", { class: "num" }, duration(r.elapsed_ms)),
+    el("td", {}, watchLink(r.id)));
 }
 
 function drawSeries(series) {

@@ -1,13 +1,15 @@
-// The replay viewer: the full state after N actions, from the server, with step controls. Its source
-// is a player's verified game or a daily's par line (the solver's winning line), shown alike.
+// The replay viewer: the full state after N actions, from the server, with step controls, a play
+// that steps by itself at a chosen speed, and the address of the step shown (?step=N), which opens
+// the replay there and which the share button copies. Its source is a player's verified game or a
+// daily's par line (the solver's winning line), shown alike.
 import { get } from "../api.js";
 import { Board } from "../board.js";
 import { animateFrom } from "../animate.js";
 import { loadOptions } from "../options.js";
 import { setLook, setBack } from "../cards.js";
 import { variantOf, variantLabel } from "../variants.js";
-import { gettext, fmt } from "../i18n.js";
-import { duration } from "../ui.js";
+import { gettext, pgettext, fmt } from "../i18n.js";
+import { duration, dayName, copyText } from "../ui.js";
 
 const root = document.querySelector("[data-replay]");
 const source = root.dataset.source;
@@ -33,6 +35,7 @@ async function go(target) {
     return;
   }
   if (loading !== request) return;
+  link(doc.step);
   const before = shown ? board.snapshot() : null;
   step = doc.step;
   steps = doc.steps;
@@ -67,22 +70,95 @@ function resultFacts(r, code) {
 
 function parFacts(daily, code) {
   return [
-    fmt(gettext("The solver's winning line on the daily of %(date)s"), { date: daily.date }),
+    fmt(gettext("The solver's winning line on the daily of %(date)s"), { date: dayName(daily.date) }),
     code, fmt(gettext("Par %(par)s"), { par: daily.par }),
   ].join(" · ");
 }
 
-root.querySelector("[data-first]").addEventListener("click", () => go(0));
-root.querySelector("[data-back]").addEventListener("click", () => go(step - 1));
-root.querySelector("[data-forward]").addEventListener("click", () => go(step + 1));
-root.querySelector("[data-last]").addEventListener("click", () => go(steps));
-slider.addEventListener("change", () => go(Number(slider.value)));
+// ---------------------------------------------------------------- the step's address
+
+function stepUrl(n) {
+  const url = new URL(location.href);
+  url.searchParams.set("step", String(n));
+  url.hash = "";
+  return url;
+}
+
+// The address follows the step shown, without a history entry for each.
+function link(n) {
+  const url = stepUrl(n);
+  if (url.href !== location.href) history.replaceState(null, "", url);
+}
+
+const shareStatus = root.querySelector("[data-share-status]");
+const shareLink = root.querySelector("[data-share-link]");
+root.querySelector("[data-share-step]").addEventListener("click", () => copyText(stepUrl(step).href, {
+  status: shareStatus,
+  fallback: shareLink,
+  copied: fmt(gettext("Link to step %(step)s copied."), { step }),
+  byHand: gettext("Copy this link to share it:"),
+}));
+
+// ---------------------------------------------------------------- playing by itself
+
+const STEP_MS = 700; // one action a step at 1×
+const playButton = root.querySelector("[data-play-pause]");
+const speed = root.querySelector("[data-speed]");
+const stepOut = root.querySelector("[data-step]");
+let playing = false;
+let timer = null;
+
+function setPlaying(on) {
+  playing = on;
+  clearTimeout(timer);
+  playButton.querySelector("[data-play-icon]").textContent = on ? "❚❚" : "▶";
+  playButton.querySelector("[data-play-words]").textContent = on ? pgettext("a replay", "Pause") : pgettext("a replay", "Play");
+  playButton.setAttribute("aria-pressed", String(on));
+  stepOut.setAttribute("aria-live", on ? "off" : "polite"); // no word for every step while it plays
+  if (on) schedule();
+}
+
+function schedule() {
+  clearTimeout(timer);
+  timer = setTimeout(async () => {
+    if (!playing) return;
+    if (step >= steps) {
+      setPlaying(false);
+      return;
+    }
+    await go(step + 1);
+    if (playing) schedule();
+  }, STEP_MS / Number(speed.value || 1));
+}
+
+function toggle() {
+  if (!playing && step >= steps) go(0).then(() => setPlaying(true)); // from the start again
+  else setPlaying(!playing);
+}
+
+// A step asked for by hand stops the play there.
+function stepTo(target) {
+  setPlaying(false);
+  go(target);
+}
+
+playButton.addEventListener("click", toggle);
+speed.addEventListener("change", () => { if (playing) schedule(); });
+root.querySelector("[data-first]").addEventListener("click", () => stepTo(0));
+root.querySelector("[data-back]").addEventListener("click", () => stepTo(step - 1));
+root.querySelector("[data-forward]").addEventListener("click", () => stepTo(step + 1));
+root.querySelector("[data-last]").addEventListener("click", () => stepTo(steps));
+slider.addEventListener("change", () => stepTo(Number(slider.value)));
 addEventListener("keydown", (e) => {
   if (e.target.closest("input, select, textarea")) return;
-  if (e.key === "ArrowRight") go(step + 1);
-  else if (e.key === "ArrowLeft") go(step - 1);
-  else if (e.key === "Home") go(0);
-  else if (e.key === "End") go(steps);
+  if (e.key === "ArrowRight") stepTo(step + 1);
+  else if (e.key === "ArrowLeft") stepTo(step - 1);
+  else if (e.key === "Home") stepTo(0);
+  else if (e.key === "End") stepTo(steps);
+  else if (e.key === " " && !e.target.closest("button, a")) {
+    e.preventDefault();
+    toggle();
+  }
 });
-const start = Number(new URLSearchParams(location.search).get("step") || 0);
-go(start);
+const start = Number.parseInt(new URLSearchParams(location.search).get("step") || "0", 10);
+go(Number.isFinite(start) && start > 0 ? start : 0);

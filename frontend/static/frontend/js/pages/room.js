@@ -42,12 +42,15 @@ function draw(room) {
   const play = root.querySelector("[data-play]");
   play.hidden = !(you.session && room.state !== "lobby");
   if (you.session) play.href = `/play/${you.session}/`;
-  root.querySelector("[data-room-players]").replaceChildren(...(room.players || []).map((p, i) => el("tr", {},
+  // My own row is marked (a signed-up player's: every guest is called Guest).
+  const me = root.dataset.me;
+  root.querySelector("[data-room-players]").replaceChildren(...(room.players || []).map((p, i) => el("tr", {
+    class: me && p.player === me ? "me" : null, "aria-current": me && p.player === me ? "true" : null },
     el("td", { class: "num" }, i + 1),
     el("td", {}, p.player),
     el("td", { class: "num" }, russian ? p.cards_home : p.sequences),
     el("td", { class: "num" }, p.score),
-    el("td", { class: "num wide" }, p.moves),
+    el("td", { class: "num" }, p.moves),
     el("td", { class: "num" }, p.undos ?? 0),
     el("td", {}, p.won ? gettext("Won") : p.finished ? gettext("Finished") : room.state === "lobby" ? gettext("Ready") : gettext("Playing"),
       p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : "",

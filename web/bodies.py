@@ -1,0 +1,65 @@
+"""A request body without a Content-Length (chunked), read before Django's ASGI handler sees it.
+
+Django and DRF read a body as far as its Content-Length says, so one sent without it read as empty.
+Here it is counted against MAX_BODY_BYTES as it arrives (past it: 413 in the API's error shape and
+the client's language, and Django never sees the request), then handed on whole with the length it
+lacked. A request with a Content-Length passes untouched: BodySizeLimitMiddleware refuses one over
+the cap, and the worker's daphne counts every body as it arrives (operations/body_cap.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from django.conf import settings
+from django.utils import translation
+
+from web.errors import error_body
+from web.language import language_of
+from web.middleware import too_large_message
+
+ASGIApp = Any
+
+
+class WithLength:
+    """ASGI middleware in front of Django's handler (config/asgi.py)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        headers = scope.get("headers") or []
+        if scope["type"] != "http" or any(name.lower() == b"content-length" for name, _ in headers):
+            await self.app(scope, receive, send)
+            return
+        pieces, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            piece = message.get("body", b"")
+            size += len(piece)
+            if size > settings.MAX_BODY_BYTES:
+                await _refuse(scope, send)
+                return
+            pieces.append(piece)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(pieces)
+        whole = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def replayed() -> dict[str, Any]:
+            return whole.pop() if whole else await receive()  # then the disconnect, as it comes
+
+        if body:
+            scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
+        await self.app(scope, replayed, send)
+
+
+async def _refuse(scope: dict[str, Any], send: Any) -> None:
+    with translation.override(language_of(scope)):
+        content = orjson.dumps(error_body(too_large_message()))
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": content})

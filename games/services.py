@@ -410,8 +410,8 @@ def _last_closed_day(now: dt.datetime) -> dt.date:
 
 
 def expired_daily_attempt_sql(now: dt.datetime) -> tuple[str, tuple[Any, ...]]:
-    """One of `close_expired_dailies`'s attempts, as SQL and its parameters: a board read on the event
-    loop (leaderboard/loop_reads.py) asks whether any is left, and leaves the closing to a thread."""
+    """One of `close_expired_dailies`'s attempts, as SQL and its parameters: an async board read
+    (leaderboard/loop_reads.py) asks whether any is left, and leaves the closing to a thread."""
     return _expired_attempt_sql(_last_closed_day(now))
 
 

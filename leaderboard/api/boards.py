@@ -21,7 +21,7 @@ from games.ranking import KEY_LENGTH
 from leaderboard import loop_reads
 from leaderboard.api import params
 from leaderboard.api.documents import LeaderboardDocument
-from web.async_views import AsyncAPIView, on_the_loop
+from web.async_views import AsyncAPIView
 from web.errors import BadRequest
 
 
@@ -56,7 +56,6 @@ class LeaderboardView(AsyncAPIView):  # async: the hottest read, served on the e
             cursor=read.cursor,
             around_me=read.around_me,
             now=now,
-            on_loop=on_the_loop(request),
         )
         return Response(document)
 

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pytest
 import redis
+import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.asgi import get_asgi_application
@@ -24,6 +25,7 @@ from leaderboard import rank_index
 from tests.asgi_requests import browser, request, token_for
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
+from tests.loopback import free_port
 from web.bodies import WithLength
 
 pytestmark = [
@@ -170,10 +172,8 @@ async def test_redis_failing_mid_read_answers_from_sql(monkeypatch: pytest.Monke
     expected = await request("GET", BOARD)
     assert expected["status"] == 200
 
-    async def failing(commands: Any) -> Any:
-        raise redis.ConnectionError("Redis went away")
-
-    monkeypatch.setattr(rank_index, "pipelined_on_loop", failing)
+    away = redis.asyncio.Redis.from_url(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    monkeypatch.setattr(rank_index, "loop_client", lambda: away)
     answered = await request("GET", BOARD)
     assert answered["status"] == 200 and answered["body"] == expected["body"]
 

@@ -89,9 +89,6 @@ class SessionView(APIView):
     def get(self, request: Request, session_id: str) -> Response:
         now = timezone.now()
         session = selectors.session_for(player=_player(request), session_id=session_id)
-        if session.daily is not None and not session.finished and now >= session.daily.publishes_at:
-            services.close_expired_dailies(now=now)
-            session = selectors.session_for(player=_player(request), session_id=session_id)
         return Response(selectors.session_document(session, live.game_for(session), now=now))
 
 
@@ -209,7 +206,6 @@ class DailyView(APIView):
     def get(self, request: Request) -> Response:
         now = timezone.now()
         date = _date_param(request.query_params.get("date"), default=dailies.utc_today(now))
-        services.close_expired_dailies(now=now)
         player = request.user if isinstance(request.user, Player) else None
         overview = selectors.daily_overview(player=player, date=date, now=now)
         response = Response({"date": date.isoformat(), "dailies": overview})

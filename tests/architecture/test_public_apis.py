@@ -26,13 +26,6 @@ DOCUMENTED = {"_meta", "_default_manager", "_state", "_exit"}
 ALLOWED: set[tuple[str, str]] = set()
 
 
-# Reaches in modules that the other changes of the same issue (42) take away: the account views.
-# Delete this list once they have landed.
-ELSEWHERE = {
-    ("leaderboard/api/auth.py", "._request"),
-}
-
-
 def sources() -> Iterator[tuple[str, str]]:
     for path in sorted(ROOT.rglob("*.py")):
         parts = path.relative_to(ROOT).parts
@@ -137,7 +130,7 @@ def test_the_project_reaches_no_library_internals_beyond_its_short_list() -> Non
     assert len(files) > 100  # the walk sees the project
     found = reaches(files, own_names(files), _project_packages())
     assert len(ALLOWED) <= 3
-    known = ALLOWED | ELSEWHERE
+    known = ALLOWED
     unexpected = sorted(f"{name}:{line}: {what}" for name, line, what in found if (name, what) not in known)
     assert unexpected == []
     unused = ALLOWED - {(name, what) for name, _, what in found}

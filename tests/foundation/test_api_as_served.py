@@ -178,26 +178,6 @@ async def test_redis_failing_mid_read_answers_from_sql(monkeypatch: pytest.Monke
     assert answered["status"] == 200 and answered["body"] == expected["body"]
 
 
-async def test_a_dailys_attempts_left_open_are_closed_before_its_board_is_read() -> None:
-    from games import services
-    from games.models import GameSession
-    from tests.daily_helpers import store_unsettled_dailies
-
-    two_days_ago = timezone.now() - dt.timedelta(days=2)
-
-    @database_sync_to_async
-    def open_attempt() -> None:
-        store_unsettled_dailies(two_days_ago.date(), DAILY_VARIANTS[:1])
-        services.start_session(player=make_player("late"), daily=DAILY_VARIANTS[0], now=two_days_ago)
-
-    await open_attempt()
-    board = f"/api/leaderboards/daily:{two_days_ago.date().isoformat()}:{DAILY_VARIANTS[0]}"
-    answered = await request("GET", board)
-    assert answered["status"] == 200 and [e["player"] for e in orjson.loads(answered["body"])["entries"]] == ["late"]
-    assert await database_sync_to_async(GameSession.objects.filter(finished_at=None).count)() == 0
-    assert (await request("GET", board))["body"] == answered["body"]
-
-
 async def test_djangos_own_refusals_in_the_error_shape() -> None:
     assert "address" in _refused(await request("GET", "/api/no-such-thing"), 404)
     _refused(await request("GET", BOARD, headers={"Content-Length": "x"}), 400)

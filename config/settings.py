@@ -289,6 +289,7 @@ PASSWORD_CHECKS_AT_ONCE = env_int("PASSWORD_CHECKS_AT_ONCE", 1)  # per process; 
 PASSWORD_CHECK_WAIT_SECONDS = env_float("PASSWORD_CHECK_WAIT_SECONDS", 3)  # a log-in's longest wait for a place
 RATE_SIGNUPS = env_int("RATE_SIGNUPS", 10)  # per address per hour
 RATE_ACTIONS = env_int("RATE_ACTIONS", 30)  # per session per second
+RATE_PLAY_OUTS = env_int("RATE_PLAY_OUTS", 10)  # games played out to their win, per player per minute
 RATE_SUBMISSIONS = env_int("RATE_SUBMISSIONS", 60)  # per player per minute
 RATE_SUBMISSIONS_PER_ADDRESS = env_int("RATE_SUBMISSIONS_PER_ADDRESS", 120)  # per address per minute
 RATE_SESSION_STARTS = env_int("RATE_SESSION_STARTS", 30)  # new games per player per minute

@@ -48,6 +48,7 @@ class LiveSession:
     progress: int
     won: bool
     undos: int
+    hints: int
 
     @classmethod
     def of(cls, session: GameSession) -> LiveSession:
@@ -75,6 +76,7 @@ class LiveSession:
             progress=session.progress,
             won=session.won,
             undos=session.undos,
+            hints=session.hints,
         )
 
     def played(self, game: Game, *, undo: bool) -> LiveSession:
@@ -100,6 +102,7 @@ class LiveSession:
             progress=progress_of(game),
             won=game.won,
             undos=self.undos + 1 if undo else self.undos,
+            hints=self.hints,
         )
 
     @property
@@ -187,6 +190,15 @@ def put(session: LiveSession, game: Game) -> None:
         _entries.move_to_end(session.id)
         while len(_entries) > CAPACITY:
             _entries.popitem(last=False)
+
+
+def count_hint(session_id: uuid.UUID, *, hints: int) -> None:
+    """The session's hints as stored now (a hint was given), in its entry if this process has one.
+    An entry out with a writer meanwhile comes back with the count its append returns."""
+    with _lock:
+        entry = _entries.get(session_id)
+        if entry is not None:
+            _entries[session_id] = LiveGame(dataclasses.replace(entry.session, hints=hints), entry.game)
 
 
 def forget(session_id: uuid.UUID) -> None:

@@ -164,6 +164,8 @@ class GameSession(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)  # sequences removed or cards home
     won = models.BooleanField(default=False)
     undos = models.PositiveIntegerField(default=0, db_default=0)  # U tokens in the log so far
+    # Hints given (POST .../hint): like an undo, a hint makes the game's result not clean.
+    hints = models.PositiveIntegerField(default=0, db_default=0)
 
     class Meta:
         constraints = [
@@ -192,7 +194,8 @@ class GameAction(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()  # 1-based position in the log
     token = models.CharField(max_length=16)
-    # When the server applied it (null: stored before it was kept); the pace of play (games.fair_play).
+    # When the server applied it: the pace of play (games.fair_play). Null: the server played it (a
+    # play-out, docs/rules.md), or it was stored before times were kept.
     at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -228,6 +231,8 @@ class Result(models.Model):
     # U tokens in the verified log: an undo is a free look (docs/ranking.md), so only a result
     # without one ranks on a board's clean twin.
     undos = models.PositiveIntegerField(default=0, db_default=0)
+    # The hints its session was given (a submission has none): a hinted result is not clean either.
+    hints = models.PositiveIntegerField(default=0, db_default=0)
     log = models.TextField(blank=True)  # the verified tokens, canonical, space-separated
     finished_at = models.DateTimeField()
     verified_at = models.DateTimeField()
@@ -241,6 +246,14 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.stored_code_id} {self.score}"
+
+    # Clean (docs/ranking.md): played without an undo and without a hint, so it ranks on its board's
+    # clean twin and counts as a clean win. The one definition, for a result in hand and in a query.
+    CLEAN = Q(undos=0, hints=0)
+
+    @property
+    def is_clean(self) -> bool:
+        return self.undos == 0 and self.hints == 0
 
 
 class Submission(models.Model):

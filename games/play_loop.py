@@ -98,7 +98,7 @@ async def act(
         refusal = Unavailable(gettext(UNAVAILABLE))
         metrics.action_judged(started, refusal)
         raise refusal from None
-    stored = play.appended(after, current.game, None if row is None else bool(row[0]))
+    stored = play.appended(after, current.game, row)
     if isinstance(stored, play.LogMovedOn):
         return Handoff(counted=True)  # nothing written; the copy was behind
     session_pushes.announce(session.id, actions=stored.live.session.action_count, finished=False)

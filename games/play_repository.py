@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, TypedDict
 
@@ -42,13 +42,13 @@ WITH moved AS (
        SET action_count = %(count)s, score = %(score)s, moves = %(moves)s, progress = %(progress)s, won = %(won)s,
            undos = %(undos)s
      WHERE id = %(id)s AND action_count = %(expected)s AND finished_at IS NULL
- RETURNING id, code_secret
+ RETURNING id, code_secret, hints
 ), logged AS (
     INSERT INTO {_ACTIONS} (session_id, seq, token, at)
     SELECT id, %(count)s, %(token)s, %(at)s FROM moved
  RETURNING session_id
 )
-SELECT moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
+SELECT moved.code_secret, moved.hints FROM moved JOIN logged ON logged.session_id = moved.id
 """
 
 
@@ -67,13 +67,13 @@ WITH batch AS (
            undos = b.undos
       FROM batch AS b
      WHERE s.id = b.id AND s.action_count = b.expected AND s.finished_at IS NULL
- RETURNING s.id, s.code_secret, b.count, b.token, b.at
+ RETURNING s.id, s.code_secret, s.hints, b.count, b.token, b.at
 ), logged AS (
     INSERT INTO {_ACTIONS} (session_id, seq, token, at)
     SELECT id, count, token, at FROM moved
  RETURNING session_id
 )
-SELECT moved.id, moved.code_secret FROM moved JOIN logged ON logged.session_id = moved.id
+SELECT moved.id, moved.code_secret, moved.hints FROM moved JOIN logged ON logged.session_id = moved.id
 """
 
 
@@ -86,8 +86,9 @@ APPEND = Statement(one=APPEND_POSTGRES, many=_APPEND_MANY_POSTGRES, gather=_gath
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Appended:
-    """The action is stored: `live` is the game with it, and the session's flags as stored now
-    (a secret race's code may have been revealed since the game was loaded)."""
+    """The action is stored: `live` is the game with it, and the session's flags and hints as
+    stored now (a secret race's code may have been revealed since the game was loaded, a hint given
+    by another worker)."""
 
     live: LiveGame
 
@@ -144,8 +145,8 @@ class AppendValues(TypedDict):
 def append(current: LiveGame, action: Action, *, now: dt.datetime | None = None) -> Appended | LogMovedOn:
     """Store `action`, which `current.game` has just applied at `now`, as the next token of the log."""
     after, values = next_row(current, action, now=now)
-    code_secret = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
-    return appended(after, current.game, code_secret)
+    stored = _append_postgres(values) if connection.vendor == "postgresql" else _append_atomic(values)
+    return appended(after, current.game, stored)
 
 
 def next_row(current: LiveGame, action: Action, *, now: dt.datetime | None = None) -> tuple[LiveSession, AppendValues]:
@@ -168,23 +169,25 @@ def next_row(current: LiveGame, action: Action, *, now: dt.datetime | None = Non
     return after, values
 
 
-def appended(after: LiveSession, game: Game, code_secret: bool | None) -> Appended | LogMovedOn:
-    """What an append that gave `code_secret` (None: it wrote nothing) means, the cache updated."""
-    if code_secret is None:
+def appended(after: LiveSession, game: Game, stored: Sequence[Any] | None) -> Appended | LogMovedOn:
+    """What an append whose row is `stored` (the session's code_secret and hints once written; None:
+    it wrote nothing) means, the cache updated."""
+    if stored is None:
         return LogMovedOn()
-    if after.code_secret != code_secret:  # as a rule it is not: a replace is a few microseconds
-        after = dataclasses.replace(after, code_secret=code_secret)
+    code_secret, hints = bool(stored[0]), int(stored[1])
+    if (after.code_secret, after.hints) != (code_secret, hints):  # as a rule: a replace is a few microseconds
+        after = dataclasses.replace(after, code_secret=code_secret, hints=hints)
     live.put(after, game)
     return Appended(LiveGame(after, game))
 
 
-def _append_postgres(values: AppendValues) -> bool | None:
-    """The session's `code_secret` once written; None if nothing was."""
+def _append_postgres(values: AppendValues) -> Sequence[Any] | None:
+    """The session's code_secret and hints once written; None if nothing was."""
     (row,) = fetch_each([(APPEND_POSTGRES, values)])
-    return None if row is None else bool(row[0])
+    return row
 
 
-def _append_atomic(values: AppendValues) -> bool | None:
+def _append_atomic(values: AppendValues) -> Sequence[Any] | None:
     """The same write as three statements in one transaction (SQLite, the embedded default)."""
     with transaction.atomic():
         changed = GameSession.objects.filter(id=values["id"], action_count=values["expected"], finished_at=None).update(
@@ -198,4 +201,4 @@ def _append_atomic(values: AppendValues) -> bool | None:
         if not changed:
             return None
         GameAction.objects.create(session_id=values["id"], seq=values["count"], token=values["token"], at=values["at"])
-        return bool(GameSession.objects.filter(id=values["id"]).values_list("code_secret", flat=True).get())
+        return GameSession.objects.filter(id=values["id"]).values_list("code_secret", "hints").get()

@@ -37,7 +37,7 @@ _INSERT = (
 # made to change its value on save (pre_save: auto_now) must be written there too.
 _COLUMNS = (
     "player_id", "stored_code_id", "daily_id", "session_id", "source", "board", "score", "moves", "won",
-    "sequences", "cards_home", "elapsed_ms", "actions", "undos", "log", "finished_at", "verified_at",
+    "sequences", "cards_home", "elapsed_ms", "actions", "undos", "hints", "log", "finished_at", "verified_at",
 )  # fmt: skip
 if tuple(f.attname for f in _FIELDS) != _COLUMNS or any(getattr(f, "auto_now", False) for f in _FIELDS):
     raise RuntimeError("games.results: Result's fields changed; update _COLUMNS and _Write.of")
@@ -175,6 +175,7 @@ class _Write:
             "elapsed_ms": elapsed_ms,
             "actions": outcome.actions,
             "undos": outcome.undos,
+            "hints": 0 if session is None else session.hints,
             "log": " ".join(outcome.tokens),
             "finished_at": finished_at,
             "verified_at": timezone.now(),

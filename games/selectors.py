@@ -12,6 +12,7 @@ from games import fair_play, rank_lookup
 from games.boards import clean_twin, daily_board_id, parse_board
 from games.dailies import is_published, stored_dailies, utc_today
 from games.engine import DAILY_VARIANTS, Game, Undo, move_of
+from games.hints import HINT_BLIND
 from games.live import LiveSession
 from games.models import Daily, DailyCandidate, GameSession, Player, Result
 from web.errors import NotFound
@@ -66,6 +67,7 @@ def result_document(result: Result, *, now: dt.datetime) -> dict[str, Any]:
         "elapsed_ms": result.elapsed_ms,
         "actions": result.actions,
         "undos": result.undos,
+        "hints": result.hints,
         "verified_at": result.verified_at.isoformat(),
     }
     if result.stored_code.game == "RU":
@@ -136,12 +138,13 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
     countdown = starts_in_ms(session, now) if not session.finished else 0
     if countdown:
         view = _face_down(view)
+    blind = session.is_blind_ranked(now)
     if session.finished or countdown:
         legal: list[str] = []
         best: dict[str, str] = {}
         tap: dict[str, str] = {}
     else:
-        legal, best, tap = play_hints(game, blind=session.is_blind_ranked(now))
+        legal, best, tap = play_hints(game, blind=blind)
     return {
         "id": str(session.id),
         "code": None if secret else session.code,
@@ -161,6 +164,9 @@ def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.
         "elapsed_ms": elapsed_ms(session, now),
         "actions": session.action_count,
         "undos": session.undos,
+        "hints": session.hints,
+        "hint_refusal": gettext(HINT_BLIND) if blind else None,
+        "play_out": bool(legal) and game.nothing_hidden,
         "room": str(session.room_id) if session.room_id else None,
         "starts_in_ms": countdown,
         "result": _ranked_result_document(result, secret=secret, now=now) if result is not None else None,

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import dailies, fair_play, live, refusals, room_progress, rooms, secret_codes, session_pushes
+from games import dailies, fair_play, hints, live, refusals, room_progress, rooms, secret_codes, session_pushes
 from games import play_repository as play
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
 from games.engine import BLANKS, MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
@@ -28,6 +28,7 @@ from games.models import GameAction, GameSession, Player, Result
 from games.play_repository import LogMovedOn
 from games.results import store_verified
 from games.selectors import session_for
+from games.solver import solve_game
 from games.verification import Refused, outcome_of, verify
 from operations import metrics
 from web import ratelimit
@@ -36,6 +37,8 @@ from web.errors import BadRequest, Conflict, NotAuthenticated, NotFound, Service
 log = logging.getLogger(__name__)
 
 MAX_TOKEN_CHARS = 32
+# The budget of a play-out's search, on the request's thread: its position has every card face up.
+PLAY_OUT_SECONDS = 1.0
 GAME_OVER = gettext_noop("This game is over: it accepts no more actions.")
 UNDO_WOULD_HIDE = gettext_noop(
     "In a ranked game on a hidden deal an undo cannot take back a dealt row or a card turned face up: "
@@ -272,8 +275,9 @@ def well_sized(token: str) -> bool:
     return len(token) <= MAX_TOKEN_CHARS or len(token.strip(BLANKS)) <= MAX_TOKEN_CHARS
 
 
-def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Action:
-    """The engine's verdict on `token` (the game changes only if it is legal)."""
+def refuse_unless_on(session: LiveSession, now: dt.datetime) -> None:
+    """A 409 unless the game takes actions now: it is over, its daily's day is over, or its race
+    has not started yet."""
     if session.finished:
         raise Conflict(gettext(GAME_OVER))
     if session.daily_over(now):
@@ -281,6 +285,11 @@ def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Act
         raise Conflict(gettext(GAME_OVER))
     if now < session.started_at:
         raise Conflict(not_started(session, now))
+
+
+def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Action:
+    """The engine's verdict on `token` (the game changes only if it is legal)."""
+    refuse_unless_on(session, now)
     position = session.action_count + 1
     if not well_sized(token):
         raise Unprocessable(gettext("That is not an action token."), index=position, token=token)
@@ -315,6 +324,79 @@ def _append_winning(*, player: Player, current: LiveGame, action: Action, now: d
         position = locked.action_count + 1
         GameAction.objects.create(session=locked, seq=position, token=str(action), at=now)
         _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
+        _finish_locked(locked, game, now=now)
+        won = LiveGame(LiveSession.of(locked), game)
+        transaction.on_commit(lambda: live.put(won.session, game), robust=True)
+        session_pushes.changed_on_commit(locked)
+        transaction.on_commit(lambda: rooms.session_progressed(session=locked), robust=True)
+    return won
+
+
+# -------------------------------------------------------- hints and play-outs
+
+
+def give_hint(*, player: Player, session_id: object, now: dt.datetime | None = None) -> dict[str, Any]:
+    """A next action chosen from what the player sees (games/engine/hint.py), counted on the game:
+    like an undo, a hint makes its result not clean. None in a ranked blind deal (a 409)."""
+    now = now or timezone.now()
+    key = session_key(session_id)
+    row = session_for(player=player, session_id=key)  # first: another player's asks spend nothing
+    ratelimit.hit_in_process(
+        "hints", str(key), limit=settings.RATE_ACTIONS, seconds=1, message=gettext_noop("Too many hints asked.")
+    )
+    _refuse_unless_hinted(LiveSession.of(row), now)
+    with transaction.atomic():
+        locked = session_for(player=player, session_id=key, lock=True)
+        _refuse_unless_hinted(LiveSession.of(locked), now)  # it may have ended meanwhile
+        hint = live.game_for(locked).hint()
+        if hint is not None:  # an answer that names no action tells nothing: not counted
+            locked.hints += 1
+            locked.save(update_fields=["hints"])
+            counted = locked.hints
+            transaction.on_commit(lambda: live.count_hint(key, hints=counted), robust=True)
+    return hints.hint_document(hint, hints=locked.hints)
+
+
+def _refuse_unless_hinted(session: LiveSession, now: dt.datetime) -> None:
+    refuse_unless_on(session, now)
+    if session.is_blind_ranked(now):
+        raise Conflict(gettext(hints.HINT_BLIND), rule="no_hints_blind")
+
+
+def play_out(*, player: Player, session_id: object, now: dt.datetime | None = None) -> LiveGame:
+    """Play a game whose every card is face up and stock is empty out to its win, as the solver
+    finds it from there (it knows no more than the player sees): each action judged by the engine
+    and appended to the log like any other, then the game finished and verified, all in one
+    transaction. A 409 in words if the game hides a card, or no win is found within the budget."""
+    now = now or timezone.now()
+    key = session_key(session_id)
+    row = session_for(player=player, session_id=key)
+    refuse_unless_on(LiveSession.of(row), now)
+    game = live.game_for(row)
+    if not game.nothing_hidden:
+        raise Conflict(gettext(hints.NOT_OPEN), rule="cards_hidden")
+    ratelimit.hit(
+        "play-out", str(player.pk), limit=settings.RATE_PLAY_OUTS, seconds=60, message=hints.TOO_MANY_PLAY_OUTS
+    )
+    line = solve_game(game, PLAY_OUT_SECONDS)
+    if line.status != "won":
+        proven = line.status == "unwinnable"  # else the search ran out of time
+        raise Conflict(gettext(hints.CANNOT_WIN) if proven else gettext(hints.NOT_FOUND_IN_TIME))
+    with transaction.atomic():
+        locked = session_for(player=player, session_id=key, lock=True)
+        if (locked.action_count, locked.finished) != (row.action_count, False):
+            raise Conflict(gettext(RACED))
+        session = LiveSession.of(locked)
+        played: list[GameAction] = []
+        for token in line.actions:
+            action = judge(session, game, token, now)
+            session = session.played(game, undo=False)
+            # No time of its own: the server played it, so it says nothing of the player's pace (games.fair_play).
+            played.append(GameAction(session=locked, seq=session.action_count, token=str(action), at=None))
+        if not game.won:  # the solver's line is replayed before it is given: this is a bug
+            raise RuntimeError(f"the play-out of session {key} did not win")
+        GameAction.objects.bulk_create(played)
+        _copy_counters(locked, game, action_count=session.action_count, undos=locked.undos)
         _finish_locked(locked, game, now=now)
         won = LiveGame(LiveSession.of(locked), game)
         transaction.on_commit(lambda: live.put(won.session, game), robust=True)

@@ -38,6 +38,7 @@ FRAME_KEYS = frozenset({"type", "base", "pushed"})  # a frame's own keys, beside
 # What session documents repeat, the most frequent last (zlib looks back from the end first): keys
 # and values as selectors.session_document writes them, every card's name, the moves' shapes.
 _WORDS = (
+    '"hint_refusal":null,"play_out":false,"hints":0,'
     '"tap":{},"best":{},"legal":[],"result":null,"room":null,"starts_in_ms":0,"undos":0,"elapsed_ms":0,'
     '"foundations":{"S":[],"H":[],"D":[],"C":[]},"removed":[],"stock":0,"undo_available":0,"won":false},'
     '"table":{"columns":10,"deals":5,"deals_left":4,"sequences":8,"foundations":0,"home_move_cards":0,'

@@ -64,7 +64,14 @@ class PlayerStats(models.Model):
     variant = models.CharField(max_length=16)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    clean_wins = models.PositiveIntegerField(default=0, db_default=0)  # wins without an undo
+    clean_wins = models.PositiveIntegerField(default=0, db_default=0)  # clean wins: no undo, no hint
+    # The wins' moves and times added up, for their averages (a submission's win has no time).
+    win_moves = models.PositiveBigIntegerField(default=0, db_default=0)
+    timed_wins = models.PositiveIntegerField(default=0, db_default=0)
+    win_ms = models.PositiveBigIntegerField(default=0, db_default=0)
+    # Wins in a row, in the order the results were counted: the run now, and the longest.
+    win_streak = models.PositiveIntegerField(default=0, db_default=0)
+    best_win_streak = models.PositiveIntegerField(default=0, db_default=0)
     # Spider and Spiderette: the best score. Russian Solitaire's score can be inflated by take-backs,
     # so its best is the most cards home, then the fewest moves (leaderboard.stats).
     best_score = models.IntegerField(null=True, blank=True)

@@ -70,7 +70,7 @@ def daily_recap(*, player: Player, variant: object, date: dt.date | None, now: d
         )
     daily = result.daily
     published = now >= daily.publishes_at
-    clean = result.undos == 0
+    clean = result.is_clean
     clean_board = clean_twin(board.id)
     entry_of = async_to_sync(selectors.entry_of)
     entry = entry_of(board=board, player_id=player.pk)

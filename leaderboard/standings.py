@@ -162,10 +162,11 @@ def changes(*, result: Result, boards: Sequence[str], rows: Sequence[tuple[Any, 
 
 
 def boards_of(result: Result) -> list[str]:
-    """The boards a ranked result is offered to: its own, and its clean twin if it has no undo."""
+    """The boards a ranked result is offered to: its own, and its clean twin if it is clean (no undo,
+    no hint)."""
     if result.board is None:
         return []
-    return [result.board, clean_twin(result.board)] if result.undos == 0 else [result.board]
+    return [result.board, clean_twin(result.board)] if result.is_clean else [result.board]
 
 
 @metrics.counts(metrics.RANK_INDEX_REBUILDS)

@@ -3,6 +3,8 @@
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
+from games.engine.hint import REASONS
+
 # Annotated: a dict of mixed field classes would be inferred dict[str, object], which inline_serializer refuses.
 Fields = dict[str, serializers.Field]
 
@@ -37,7 +39,8 @@ _RESULT: Fields = {
     "cards_home": serializers.IntegerField(required=False),
     "elapsed_ms": serializers.IntegerField(allow_null=True),
     "actions": serializers.IntegerField(),
-    "undos": serializers.IntegerField(help_text="U tokens in the verified log; 0: a clean game"),
+    "undos": serializers.IntegerField(help_text="U tokens in the verified log"),
+    "hints": serializers.IntegerField(help_text="hints its game was given; no undo and no hint: a clean game"),
     "verified_at": serializers.DateTimeField(),
 }
 ResultDocument = inline_serializer("Result", _RESULT)
@@ -88,7 +91,15 @@ SessionDocument = inline_serializer(
         "finished_at": serializers.DateTimeField(allow_null=True),
         "elapsed_ms": serializers.IntegerField(),
         "actions": serializers.IntegerField(),
-        "undos": serializers.IntegerField(help_text="undos played so far; a game with none is clean"),
+        "undos": serializers.IntegerField(help_text="undos played so far"),
+        "hints": serializers.IntegerField(help_text="hints given so far; a game with no undo and no hint is clean"),
+        "hint_refusal": serializers.CharField(
+            allow_null=True,
+            help_text="why this game gives no hint, in my language (a ranked blind deal); null: it gives them",
+        ),
+        "play_out": serializers.BooleanField(
+            help_text="every card is face up and the stock is empty: POST .../play-out may play it out to its win"
+        ),
         "room": serializers.UUIDField(allow_null=True, help_text="the race room this game is played in, if any"),
         "starts_in_ms": serializers.IntegerField(
             help_text="a race's countdown: until then the cards are face down and no action is taken"
@@ -130,6 +141,22 @@ WhyDocument = inline_serializer(
         "rule": serializers.CharField(allow_null=True, help_text="the id of the rule it breaks, null if none"),
         "params": serializers.DictField(allow_null=True, help_text="what the rule's sentence names"),
         "message": serializers.CharField(allow_null=True, help_text="the rule in the player's language"),
+    },
+)
+
+HintDocument = inline_serializer(
+    "Hint",
+    {
+        "action": serializers.CharField(allow_null=True, help_text="the action's token; null: no action to suggest"),
+        "reason": serializers.ChoiceField(
+            choices=list(REASONS), allow_null=True, help_text="why this action (docs/rules.md, Hints)"
+        ),
+        "column": serializers.IntegerField(allow_null=True, help_text="the column the cards to move are in"),
+        "count": serializers.IntegerField(allow_null=True, help_text="how many cards, from the column's top"),
+        "target": serializers.IntegerField(allow_null=True, help_text="the column they go to; null: none"),
+        "foundation": serializers.BooleanField(help_text="the card goes home"),
+        "message": serializers.CharField(help_text="the hint, or why there is none, in my language"),
+        "hints": serializers.IntegerField(help_text="hints this game has been given, this one included"),
     },
 )
 

@@ -142,6 +142,34 @@ class FinishView(APIView):
         return Response(selectors.session_document(session, game, now=now))
 
 
+class HintView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: documents.HintDocument, **documents.REFUSALS},
+        operation_id="hint",
+        summary="A next action chosen from what I see; counted on the game (a hinted game is not clean)",
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        return Response(services.give_hint(player=_player(request), session_id=session_id, now=timezone.now()))
+
+
+class PlayOutView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: documents.SessionDocument, **documents.REFUSALS},
+        operation_id="play_out",
+        summary="Every card face up and the stock empty: the server plays the game out to its win",
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        now = timezone.now()
+        won = services.play_out(player=_player(request), session_id=session_id, now=now)
+        return Response(selectors.session_document(won.session, won.game, now=now))
+
+
 class SubmissionsView(AsyncAPIView):  # async: verified and stored on the event loop
     permission_classes = [IsAuthenticated]
 

@@ -19,6 +19,7 @@ from .actions import (
 from .codes import ALL_VARIANTS, DAILY_VARIANTS, DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, parse_variant
 from .errors import EngineError, IllegalAction, InvalidCode, MalformedAction
 from .game import UNDO_LIMIT, Game
+from .hint import Hint
 from .replay import MAX_LOG_TOKENS, ReplayError, ReplayResult, replay
 from .rules import RULES
 
@@ -37,6 +38,7 @@ __all__ = [
     "FromFoundation",
     "Game",
     "GameCode",
+    "Hint",
     "IllegalAction",
     "InvalidCode",
     "MalformedAction",

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from typing import ClassVar, Final, cast
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from .actions import _CACHE, Action, DealRow, FromFoundation, Move, ToFoundation, Undo, parse_action
 from .cards import NAME_OF, SUITS
 from .codes import GameCode
 from .errors import EngineError, IllegalAction
 from .layout import LAYOUTS, Layout
+
+if TYPE_CHECKING:
+    from .hint import Hint
 
 UNDO_LIMIT: Final = 100
 WON: Final = "The game is won: no more moves"
@@ -347,6 +350,12 @@ class Game:
         """What a single tap on ``column`` does: nothing, except in Russian Solitaire."""
         return None
 
+    def hint(self) -> Hint | None:
+        """A next action chosen from the player's view only (hint.py says how), or None."""
+        from .hint import choose
+
+        return choose(self.view(), self.legal_actions())
+
     # ---------------------------------------------------------------- counters
 
     @property
@@ -370,6 +379,11 @@ class Game:
         """Whether the action an undo would take back dealt a row or turned a face-down card face up:
         an undo that would hide again what the player has seen (docs/rules.md, "Undo")."""
         return bool(self._history) and self._revealed(self._history[-1])
+
+    @property
+    def nothing_hidden(self) -> bool:
+        """Every card is face up and the stock is empty: the player sees the whole game."""
+        return self.stock_left == 0 and not any(self._down)
 
     @property
     def sequences(self) -> int:

@@ -74,7 +74,13 @@ _STATS: Fields = {
     "variant": serializers.CharField(),
     "games": serializers.IntegerField(),
     "wins": serializers.IntegerField(),
-    "clean_wins": serializers.IntegerField(help_text="wins without an undo"),
+    "clean_wins": serializers.IntegerField(help_text="wins without an undo or a hint"),
+    "average_win_moves": serializers.FloatField(allow_null=True, help_text="the wins' moves on average; null: no win"),
+    "average_win_ms": serializers.IntegerField(
+        allow_null=True, help_text="the wins' playing time on average, of those timed (a submission has none)"
+    ),
+    "win_streak": serializers.IntegerField(help_text="wins in a row, in the order counted, up to the last game"),
+    "best_win_streak": serializers.IntegerField(help_text="the most wins in a row"),
     "best_score": serializers.IntegerField(allow_null=True, help_text="Spider and Spiderette; null for Russian"),
     "best_cards_home": serializers.IntegerField(
         allow_null=True, help_text="Russian Solitaire's best game: the most cards home ..."

@@ -69,7 +69,7 @@ def test_the_win_dialog_and_the_board_page_tell_clean_games_apart(browser, serve
         expect(dialog).to_be_visible()
         expect(dialog).to_contain_text("You won!")
         expect(dialog.locator("[data-result-clean]")).to_contain_text(
-            "undos: only games without one rank on the clean board"
+            "Not a clean game: only games without an undo or a hint rank on the clean board"
         )
         expect(dialog.locator("[data-result-rank]")).to_have_text("Your rank on this deal's leaderboard: 1")
         expect(dialog.locator("[data-result-clean-board]")).to_be_visible()
@@ -82,7 +82,7 @@ def test_the_win_dialog_and_the_board_page_tell_clean_games_apart(browser, serve
         open_play(page, clean["id"], live=False)
         expect(dialog).to_be_visible()
         expect(dialog.locator("[data-result-clean]")).to_have_text(
-            "A clean game: no undo. Your rank on the clean board: 1"
+            "A clean game: no undo, no hint. Your rank on the clean board: 1"
         )
         shot(page, "game-over-clean")
 

@@ -91,6 +91,7 @@ def live_session(game: Game, *, actions: int, undos: int = 0, starts_later: bool
         progress=0,
         won=game.won,
         undos=undos,
+        hints=0,
     )
 
 

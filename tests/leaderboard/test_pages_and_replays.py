@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 from games.engine import Game, replay
+from games.models import FairPlayReview
 from games.verification import canonical
 from leaderboard.models import PlayerStats
-from leaderboard.stats import current_streak
+from leaderboard.stats import current_streak, recount
 from tests.historical import before_the_move
 from tests.leaderboard.factories import (
     RUSSIAN_WIN,
@@ -86,6 +88,59 @@ def test_clean_wins_are_the_wins_without_an_undo(api: APIClient) -> None:
     assert (stats["SD1-S1"]["wins"], stats["SD1-S1"]["clean_wins"]) == (1, 0)
     assert (stats["RU1-C"]["games"], stats["RU1-C"]["wins"], stats["RU1-C"]["clean_wins"]) == (3, 2, 2)
     assert stats["SD1-S1"]["best_score"] is not None and stats["SD1-S1"]["best_cards_home"] is None
+
+
+def _wins_and_losses(player: Any) -> None:
+    """Won, won, lost, won (a submission: no time), won: in that order."""
+    win = vector_log(RUSSIAN_WIN)
+    make_result(player, RUSSIAN_WIN, win, elapsed_ms=60_000, moves=100)
+    make_result(player, RUSSIAN_WIN, win, elapsed_ms=120_000, moves=120)
+    make_result(player, RUSSIAN_WIN, win[:10], elapsed_ms=5_000)
+    make_result(player, RUSSIAN_WIN, win, elapsed_ms=None, moves=130)
+    make_result(player, RUSSIAN_WIN, win, elapsed_ms=90_000, moves=150)
+
+
+WINS_COUNTED = {"win_moves": 500, "timed_wins": 3, "win_ms": 270_000, "win_streak": 2, "best_win_streak": 2}
+
+
+def test_the_wins_average_moves_and_time_and_the_winning_streaks(api: APIClient) -> None:
+    player = named("averager")
+    _wins_and_losses(player)
+    stats = PlayerStats.objects.get(player=player)
+    assert {name: getattr(stats, name) for name in WINS_COUNTED} == WINS_COUNTED
+    (page,) = api.get("/api/players/averager").json()["stats"]
+    # The moves of the four wins on average; the time of the three timed ones.
+    assert (page["average_win_moves"], page["average_win_ms"]) == (125.0, 90_000)
+    assert (page["win_streak"], page["best_win_streak"], page["wins"], page["games"]) == (2, 2, 4, 5)
+    make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN), moves=100)
+    (page,) = api.get("/api/players/averager").json()["stats"]
+    assert (page["win_streak"], page["best_win_streak"]) == (3, 3)
+    make_result(player, RUSSIAN_WIN, [])
+    (page,) = api.get("/api/players/averager").json()["stats"]
+    assert (page["win_streak"], page["best_win_streak"]) == (0, 3)
+    recount(player_id=player.pk, variant="RU1-C")  # counted again from the results (a withdrawal)
+    assert api.get("/api/players/averager").json()["stats"] == [page]
+
+    none_won = named("trier")
+    make_result(none_won, RUSSIAN_WIN, [])
+    (page,) = api.get("/api/players/trier").json()["stats"]
+    assert (page["average_win_moves"], page["average_win_ms"], page["best_win_streak"]) == (None, None, 0)
+
+
+def test_statistics_kept_so_far_are_given_their_wins_and_streaks_by_the_migration() -> None:
+    import importlib
+
+    from django.apps import apps
+
+    player = named("veteran")
+    _wins_and_losses(player)
+    held = make_result(player, RUSSIAN_WIN, vector_log(RUSSIAN_WIN), moves=10)
+    FairPlayReview.objects.create(result=held, reasons=["pace"])  # held for review: it counts nowhere
+    PlayerStats.objects.update(**{name: 0 for name in WINS_COUNTED})
+    migration = importlib.import_module("leaderboard.migrations.0012_stats_wins_averages_streaks")
+    migration.count_wins(apps, None)
+    stats = PlayerStats.objects.get(player=player)
+    assert {name: getattr(stats, name) for name in WINS_COUNTED} == WINS_COUNTED
 
 
 def test_statistics_kept_so_far_are_recounted_by_the_migration() -> None:

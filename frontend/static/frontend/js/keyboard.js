@@ -2,13 +2,14 @@
 // column to column (left, right) and up and down a column's face-up cards. Enter or Space picks a
 // group up, as a tap does (the page marks it and lights the places it may go), then Enter on
 // another column, or that column's number key (0 = column 10), or F for the foundations, sends it
-// there; Enter on it again sends it to the best place. D deals; Ctrl+Z undoes; Esc lets go.
+// there; Enter on it again sends it to the best place. D deals; H asks for a hint; Ctrl+Z undoes;
+// Esc lets go.
 import { sameSource } from "./moves.js";
 
 export class Keyboard {
   constructor(board, h) {
     this.board = board;
-    // selected() -> src or null, select(src) -> bool, moveTo(at), best(src), deal(), undo(), unselect()
+    // selected() -> src or null, select(src) -> bool, moveTo(at), best(src), deal(), undo(), hint(), unselect()
     this.h = h;
     this.current = null; // { col, idx } of the card or place that is the columns' tab stop
     board.root.addEventListener("keydown", (e) => this.onTableKey(e));
@@ -122,6 +123,8 @@ export class Keyboard {
       this.h.moveTo({ col: null, foundation: "any" });
     } else if (e.key === "d" || e.key === "D") {
       this.h.deal();
+    } else if (e.key === "h" || e.key === "H") {
+      this.h.hint();
     }
   }
 }

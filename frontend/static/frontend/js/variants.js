@@ -67,7 +67,7 @@ export function choicesOf(game, suits) {
   };
 }
 
-// A board id and its clean twin ("<board>:clean", only games without an undo).
+// A board id and its clean twin ("<board>:clean", only games without an undo or a hint).
 export function cleanTwin(board) {
   const isClean = /:clean$/i.test(board || "");
   const all = isClean ? board.slice(0, -":clean".length) : board || "";

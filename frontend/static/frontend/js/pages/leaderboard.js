@@ -17,7 +17,7 @@ let cursor = null;
 root.querySelector("[data-board-title]").textContent = boardLabel(board);
 document.title = boardLabel(board);
 
-// The switch between the board and its clean twin (only games without an undo).
+// The switch between the board and its clean twin (only games without an undo or a hint).
 const twin = cleanTwin(board);
 for (const link of root.querySelectorAll("[data-switch]")) {
   const target = link.dataset.switch === "clean" ? twin.clean : twin.all;
@@ -25,8 +25,8 @@ for (const link of root.querySelectorAll("[data-switch]")) {
   if (target === (twin.isClean ? twin.clean : twin.all)) link.setAttribute("aria-current", "page");
 }
 root.querySelector("[data-switch-help]").textContent = twin.isClean
-  ? gettext("Only games played without an undo: an undo is a free look at the cards.")
-  : gettext("Every verified game, undos included.");
+  ? gettext("Only games played without an undo or a hint: an undo is a free look at the cards, a hint the engine's judgement.")
+  : gettext("Every verified game, undos and hints included.");
 root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");
 
 function row(entry, flash) {

@@ -17,7 +17,7 @@ import { setLook, setBack, refreshFaces } from "../cards.js";
 import { Picker } from "../picker.js";
 import { variantLabel } from "../variants.js";
 import { RacePanel, countdown } from "../race.js";
-import { gettext, ngettext, fmt } from "../i18n.js";
+import { gettext, fmt } from "../i18n.js";
 import { duration, toast } from "../ui.js";
 import { fairPlayNote, showRecap } from "../recap.js";
 
@@ -65,6 +65,13 @@ function show(next, { token = null } = {}) {
     ? gettext("In a ranked game on a hidden deal an undo cannot take back a dealt row or a card turned face up.")
     : gettext("Undo (Ctrl+Z)");
   $("[data-finish]").hidden = doc.finished;
+  // The server names why a game gives no hint (a ranked blind deal): the button says so, and a
+  // press shows it in words, on a phone too, where a title is never seen.
+  const hint = $("[data-hint]");
+  hint.hidden = doc.finished;
+  hint.setAttribute("aria-disabled", doc.hint_refusal ? "true" : "false");
+  hint.title = doc.hint_refusal || gettext("Hint (H): counted on the game, which is then not clean");
+  $("[data-play-out]").hidden = !doc.play_out;
   const restart = $("[data-restart]");
   restart.disabled = !canRestart();
   restart.title = !restart.disabled ? ""
@@ -105,8 +112,9 @@ function restoreFocus(key) {
 // cards do not move when it comes and goes. Why a group cannot be picked up, or a drop is
 // illegal, is asked of the server (the engine's rule in the player's words): nothing is played.
 
-function showRule(message) {
-  if (!options.interactiveRules || !message) return;
+function showRule(message, { asked = false } = {}) {
+  // A refusal is shown as the option says; an answer the player asked for (a hint), always.
+  if ((!options.interactiveRules && !asked) || !message) return;
   ruleBox.textContent = message;
   ruleBox.hidden = false;
   clearTimeout(showRule.timer);
@@ -323,7 +331,7 @@ function select(src) {
 function unselect() {
   selected = null;
   board.highlight([]);
-  root.querySelectorAll(".selected").forEach((n) => n.classList.remove("selected"));
+  root.querySelectorAll(".selected, .hinted").forEach((n) => n.classList.remove("selected", "hinted"));
 }
 
 function moveTo(at) {
@@ -389,6 +397,7 @@ const keyboard = new Keyboard(board, {
   unselect,
   deal: () => act("D"),
   undo: () => { if (moves.undo) act("U"); },
+  hint: askHint,
 });
 
 document.querySelector("[data-skip-to-cards]").addEventListener("click", (e) => {
@@ -405,6 +414,58 @@ root.addEventListener("click", (e) => {
 // ---------------------------------------------------------------- buttons and dialogs
 
 $("[data-undo]").addEventListener("click", () => act("U"));
+
+// ---------------------------------------------------------------- hints and the play-out
+// A hint is asked of the server, which names the action, the cards (column and count), and where
+// they go: the page marks them and says why in words. Nothing is played: the player plays it.
+
+let hinting = false;
+
+async function askHint() {
+  if (!doc || doc.finished || pending || hinting) return;
+  if (doc.hint_refusal) {
+    showRule(doc.hint_refusal, { asked: true });
+    return;
+  }
+  hinting = true;
+  try {
+    const answer = await post(`/api/sessions/${id}/hint`);
+    showHint(answer);
+  } catch (error) {
+    if (error.status === 409) resync(); // the game moved on, or ended, meanwhile
+    showRule((error.error || {}).message || error.message, { asked: true });
+  } finally {
+    hinting = false;
+  }
+}
+
+function showHint(answer) {
+  unselect();
+  showRule(answer.message, { asked: true });
+  if (!answer.action) return;
+  if (answer.reason === "deal") {
+    const stock = root.querySelector("[data-stock]");
+    if (stock) stock.classList.add("hinted");
+    return;
+  }
+  board.groupCards(answer.column, answer.count).forEach((n) => n.classList.add("hinted"));
+  board.highlight(answer.target ? [answer.target] : [], answer.foundation);
+}
+
+$("[data-hint]").addEventListener("click", askHint);
+
+$("[data-play-out]").addEventListener("click", () => {
+  if (!doc || doc.finished || pending) return;
+  const button = $("[data-play-out]");
+  button.disabled = true;
+  post(`/api/sessions/${id}/play-out`)
+    .then((next) => { ownCopy = false; show(next); })
+    .catch((error) => {
+      showRule((error.error || {}).message || error.message, { asked: true });
+      resync();
+    })
+    .finally(() => { button.disabled = false; });
+});
 
 function canRestart() {
   return Boolean(doc && (doc.code || (doc.daily && doc.finished)));
@@ -491,14 +552,14 @@ function showResult() {
   if (r.cards_home !== undefined && r.cards_home !== null) add(gettext("Cards home"), r.cards_home);
   add(gettext("Time"), duration(r.elapsed_ms));
   add(gettext("Undos"), r.undos);
+  add(gettext("Hints"), r.hints);
   const rankLine = resultDialog.querySelector("[data-result-rank]");
   const cleanLine = resultDialog.querySelector("[data-result-clean]");
   const link = resultDialog.querySelector("[data-result-board]");
   const cleanLink = resultDialog.querySelector("[data-result-clean-board]");
-  // Clean: no undo. Only a clean game ranks on the board's clean twin.
-  cleanLine.textContent = r.undos === 0 ? gettext("A clean game: no undo.")
-    : fmt(ngettext("%(n)s undo: only games without one rank on the clean board.",
-      "%(n)s undos: only games without one rank on the clean board.", r.undos), { n: r.undos });
+  // Clean: no undo and no hint. Only a clean game ranks on the board's clean twin.
+  cleanLine.textContent = r.undos === 0 && r.hints === 0 ? gettext("A clean game: no undo, no hint.")
+    : gettext("Not a clean game: only games without an undo or a hint rank on the clean board.");
   cleanLink.hidden = true;
   const boardId = r.board || doc.board;
   $("[data-result-room]").hidden = !doc.room;

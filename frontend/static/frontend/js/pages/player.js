@@ -9,6 +9,12 @@ const root = document.querySelector("[data-player-page]");
 const name = root.dataset.name;
 let cursor = null;
 const percent = new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat(language(), { maximumFractionDigits: 1 });
+
+// A share drawn as a bar beside its number: it reads at a glance, and compares across the cards.
+function share(value, label) {
+  return [percent.format(value), el("meter", { min: 0, max: 1, value, "aria-label": label })];
+}
 
 function statCard(s) {
   const dl = el("dl", {});
@@ -16,8 +22,12 @@ function statCard(s) {
   add(gettext("Games"), s.games);
   add(gettext("Wins"), s.wins);
   // The share of games won, from the server's two counts, in the page's language ("50 %").
-  add(gettext("Win rate"), s.games ? percent.format(s.wins / s.games) : null);
-  add(gettext("Clean wins"), s.clean_wins); // won without an undo
+  add(gettext("Win rate"), s.games ? share(s.wins / s.games, gettext("Win rate")) : null);
+  add(gettext("Clean wins"), s.clean_wins); // won without an undo or a hint
+  add(gettext("Average moves to win"), s.average_win_moves === null ? null : decimal.format(s.average_win_moves));
+  add(gettext("Average time to win"), s.average_win_ms === null ? null : duration(s.average_win_ms));
+  add(gettext("Winning streak"), s.win_streak);
+  add(gettext("Best winning streak"), s.best_win_streak);
   if (goalOf(s.variant) === "cards_home") {
     // Russian Solitaire's score can be farmed with take-backs: its best game is cards home, then moves.
     add(gettext("Best game"), s.best_cards_home === null ? null

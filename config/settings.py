@@ -112,6 +112,10 @@ TEMPLATES = [
 
 # Storage: SQLite unless DATABASE_URL names PostgreSQL.
 DATABASE_URL = env_str("DATABASE_URL")
+# While PostgreSQL is away a request waits this long for a connection, then answers 503.
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 3)
+# The connections of the pool async code uses (web.storage) per process, beside Django's own.
+DB_ASYNC_POOL_MAX = env_int("DB_ASYNC_POOL_MAX", 8)
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
     if env_bool("DB_POOL", True) and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -121,15 +125,12 @@ if DATABASE_URL:
         # is replaced).
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # Django has the pool check connections only then
-        # Django's backend, whose pool check asks PostgreSQL only when the socket says something is up.
-        DATABASES["default"]["ENGINE"] = "web.database.postgres"
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
                 "min_size": env_int("DB_POOL_MIN", 2),
                 # The sockets' database threads keep one each; HTTP requests share the rest.
                 "max_size": env_int("DB_POOL_MAX", env_int("WS_DB_THREADS", 8) + 12),
-                # While PostgreSQL is away a request waits this long for a connection, then answers 503.
-                "timeout": env_int("DB_POOL_TIMEOUT", 3),
+                "timeout": DB_POOL_TIMEOUT,
             }
         }
     else:

@@ -12,9 +12,8 @@ from django.utils.translation import gettext
 from games import refusals
 from games.engine import BLANKS, DEAL_NUMBERS, LONG_DEAL_NUMBERS, GameCode, InvalidCode, parse_variant
 from games.models import StoredCode
-from web.database.prepared import fetchone
-from web.database.values import preparing_wrapper
 from web.errors import Unprocessable
+from web.storage import fetch_each, values_database
 
 # The longest code is 28 characters (a long code, docs/codes.md); anything much longer is refused
 # before the engine would echo it back in its message.
@@ -63,7 +62,7 @@ RETURNING id"""
 
 def stored_code_statement(code: GameCode) -> tuple[str, list[Any]]:
     """The get-or-make of the code's StoredCode row, whose row is its id (stored_code_row)."""
-    now = preparing_wrapper().ops.adapt_datetimefield_value(timezone.now())
+    now = values_database().ops.adapt_datetimefield_value(timezone.now())
     return _STORED_CODE, [str(code), code.game, code.variant, now]
 
 
@@ -77,6 +76,6 @@ def stored_code_row(code: GameCode, stored_code_id: int | None) -> StoredCode:
 
 def stored_code_for(code: GameCode) -> StoredCode:
     """The StoredCode row of a code, made on first use (safe under concurrent first uses)."""
-    row = fetchone(*stored_code_statement(code))
+    (row,) = fetch_each([stored_code_statement(code)])
     assert row is not None  # an upsert always gives its row
     return stored_code_row(code, row[0])

@@ -97,6 +97,12 @@ def stored_dailies(date: dt.date, *, now: dt.datetime) -> list[Daily]:
     return [found[variant] for variant in DAILY_VARIANTS if variant in found]
 
 
+def next_publication(now: dt.datetime) -> dt.datetime:
+    """The next 01:00 UTC after `now`: when yesterday's open attempts end and its codes are published."""
+    today_at = dt.datetime.combine(now.astimezone(dt.UTC).date(), dt.time(1), tzinfo=dt.UTC)
+    return today_at if now < today_at else today_at + dt.timedelta(days=1)
+
+
 def is_published(daily: Daily, now: dt.datetime) -> bool:
     return now >= daily.publishes_at
 

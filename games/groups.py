@@ -10,7 +10,6 @@ import logging
 import uuid
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from operations import metrics
@@ -32,21 +31,10 @@ def session_group(session_id: uuid.UUID) -> str:
     return f"session.{session_id}"
 
 
-def send(group: str, message: dict[str, Any]) -> None:
-    """Tell a group's sockets; a channel-layer failure loses the push, never the write behind it."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        # The group rides along: each process hands it to its own sockets of that group (web.sockets.live).
-        async_to_sync(layer.group_send)(group, metrics.push_sent({**message, "group": group}))
-    except Exception:  # noqa: BLE001 - the commit already happened; watchers resync on reconnect
-        log.exception("could not push to %s", group)
-
-
-async def send_on_loop(group: str, message: dict[str, Any]) -> None:
-    """`send` from the event loop itself (the async views and the play socket's path). Skipped while
-    this process finds the layer away (web.sockets.live): each action's push would fail the same way."""
+async def send(group: str, message: dict[str, Any]) -> None:
+    """Tell a group's sockets; a channel-layer failure loses the push, never the write behind it.
+    Sync code calls it through asgiref's async_to_sync. Skipped while this event loop finds the layer
+    away (web.sockets.live): each action's push would fail the same way."""
     layer = get_channel_layer()
     if layer is None or not layer_answers():
         return
@@ -58,7 +46,7 @@ async def send_on_loop(group: str, message: dict[str, Any]) -> None:
 
 def watched(group: str) -> bool:
     """False only when no socket listens to `group`: then a push to it (and on the embedded default
-    the query for the rank it would carry) can be skipped.
+    the query for the rank it would carry) can be skipped. No I/O: sync and async code call it alike.
 
     Only the embedded default's layer, which holds every member of this one process, can tell.
     On Redis a push is one message whoever listens (the pub/sub layer): it is always sent.
@@ -69,13 +57,3 @@ def watched(group: str) -> bool:
     if isinstance(layer, InMemoryChannelLayer):
         return bool(layer.groups.get(group))
     return True
-
-
-async def watched_on_loop(group: str) -> bool:
-    """`watched`, from the event loop."""
-    return watched(group)
-
-
-def watch_key(group: str) -> bool:
-    """Whether `group` may have members (see `watched`)."""
-    return watched(group)

@@ -3,13 +3,13 @@
 An ordinary legal action on a game in this process's live cache (games.live) is judged here by
 the same judge as `services.apply_action` (`services.judge`, the same rate limit and log cap) and
 appended with the same conditional statement (games.play_repository), committed in a group with
-the other sockets' appends of this loop (web.database.group_commit). The answer leaves only once
+the other sockets' appends of this loop (web.storage.commit_row). The answer leaves only once
 that commit succeeded; the session's other sockets are told then (games.session_pushes).
 Everything else is handed to apply_action on a database thread, which judges it on the stored
 state: a cache miss, another player's id, a resend (`at` not the next position), a game over or
 not yet started, a refusal on the cached copy (which may be behind what another worker stored),
 the winning action (stored with its verification in one transaction), an append that found the
-log moved on, and SQLite.
+log moved on, and a loop that does not commit in groups (SQLite: web.storage.grouped).
 """
 
 from __future__ import annotations
@@ -22,26 +22,19 @@ import time
 import uuid
 from typing import Any
 
-import psycopg
-from django.db import connections
+from django.db import DatabaseError
 from django.utils.translation import gettext
 
 from games import live, room_progress, selectors, services, session_pushes
 from games import play_repository as play
 from games.models import Player
 from operations import metrics
-from web.database import group_commit
+from web import storage
 from web.errors import ServiceError, Unavailable
 from web.sockets.consumer import in_database_thread
 from web.views import UNAVAILABLE
 
 log = logging.getLogger(__name__)
-
-
-@functools.cache
-def _on_postgres() -> bool:
-    """Whether the database is PostgreSQL (the settings' one database: asked once, not per action)."""
-    return connections["default"].vendor == "postgresql"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -62,7 +55,7 @@ async def act(
 ) -> dict[str, Any] | Handoff:
     """The session document once `message`'s action is committed, a refusal raised, or a Handoff."""
     token, at = message.get("action"), message.get("at")
-    if not _on_postgres() or not isinstance(token, str):
+    if not isinstance(token, str) or not storage.grouped():
         return Handoff(counted=False)
     if at is not None and (isinstance(at, bool) or not isinstance(at, int)):
         return Handoff(counted=False)
@@ -98,8 +91,8 @@ async def act(
         return Handoff(counted=True)  # this copy has the action applied: dropped, the stored log replays
     after, values = play.next_row(current, action, now=now)
     try:
-        row = await group_commit.for_this_loop().fetchone(play.APPEND, values)
-    except psycopg.Error as error:
+        row = await storage.commit_row(play.APPEND, values)
+    except DatabaseError as error:
         # The entry stays out of the cache: whether a broken commit happened, the stored log says.
         log.warning("append of session %s failed: %s", session.id, error)
         refusal = Unavailable(gettext(UNAVAILABLE))

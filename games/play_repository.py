@@ -7,7 +7,7 @@ reflects and on the game being open, so two workers can never both append at one
 stale state is detected (`LogMovedOn`) instead of trusted. On PostgreSQL the counters update and
 the log insert are one statement, which is its own transaction: when `append` returns, the action
 is committed (play runs outside any transaction: requests are not atomic). The play socket runs
-the same statement on its event loop's own connection, in group commits (games/play_loop.py).
+the same statement on its event loop's pool, in group commits (games/play_loop.py).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from games.engine import Action, Game, Undo
 from games.live import LiveGame, LiveSession
 from games.models import GameAction, GameSession, Player
 from games.selectors import session_for
-from web.database.group_commit import Statement
-from web.database.prepared import fetchone_prepared
 from web.errors import NotFound
+from web.group_commit import Statement
+from web.storage import fetch_each
 
 _SESSIONS = GameSession._meta.db_table
 _ACTIONS = GameAction._meta.db_table
@@ -183,7 +183,8 @@ def appended(after: LiveSession, game: Game, stored: Sequence[Any] | None) -> Ap
 
 def _append_postgres(values: AppendValues) -> Sequence[Any] | None:
     """The session's code_secret and hints once written; None if nothing was."""
-    return fetchone_prepared(APPEND_POSTGRES, values)  # parsed and planned once per kept connection
+    (row,) = fetch_each([(APPEND_POSTGRES, values)])
+    return row
 
 
 def _append_atomic(values: AppendValues) -> Sequence[Any] | None:

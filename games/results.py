@@ -2,18 +2,19 @@
 daily attempt closed at its publication, a batch submission).
 
 The result is stored and announced (games.verified) in one transaction, so what the listeners
-write with it (the boards, the statistics) commits with it or not at all. A submission's is one
-round trip to PostgreSQL that commits by itself (see store_verified).
+write with it (the boards, the statistics) commits with it or not at all: in the caller's
+transaction (`store_verified`, sync), or, for a submission, committed by itself in a group with the
+others of the event loop (`store_submission`, async, web.storage.commit_each).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass
 
-from django.db import DEFAULT_DB_ALIAS, connection, transaction
+from asgiref.sync import sync_to_async
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.utils import timezone
 
 from games import verified
@@ -22,10 +23,8 @@ from games.engine import GameCode
 from games.models import Daily, GameSession, Player, Result, StoredCode
 from games.ranking import RESULT_ID_WIDTH
 from games.verification import Outcome
-from web.database import group_commit
-from web.database.prepared import Row, fetch_each
-from web.database.values import preparing_wrapper
-from web.sockets.consumer import in_database_thread
+from web import storage
+from web.storage import Row, fetch_each
 
 # Every column but the id, in the model's order; one INSERT ... RETURNING (prepared on PostgreSQL)
 # rather than the ORM's save, whose signals and checks a new result has no use for.
@@ -56,7 +55,7 @@ _INSERT_ON_CODE = (
     + " RETURNING id"
 )
 
-# The result just stored, for the listeners' statements in the same round trip (games.verified):
+# The result just stored, for the listeners' statements in the same transaction (games.verified):
 # the sequence's value this session last took (PostgreSQL), the highest id (SQLite, whose writes
 # are serialised and which runs the statements one after another).
 # The sequence is named as PostgreSQL names an identity column's (tests/games pins it): a name read
@@ -92,8 +91,8 @@ def store_verified(
 
     Joins the caller's transaction if there is one (a session's finish holds its row lock). A
     secret race's result is announced held back: it ranks when the race ends (games.rooms). Given a
-    code rather than its StoredCode (a submission's), the code's row is made on first use with the result, in
-    the same round trip.
+    code rather than its StoredCode (a submission's), the code's row is made on first use with the
+    result, in the same transaction.
     """
     write = _Write.of(
         player=player,
@@ -111,27 +110,24 @@ def store_verified(
 
 def _stored(write: _Write) -> Result:
     """`write` run on this thread's connection (joining its transaction, if one is open)."""
-    # PostgreSQL runs a pipeline's statements up to its Sync as one transaction: where nothing else
-    # must join it, they commit together or not at all without a BEGIN and a COMMIT (two round trips).
-    with nullcontext() if _commits_by_itself(write.event) else transaction.atomic(savepoint=False):
+    with transaction.atomic(savepoint=False):
         write.stored(fetch_each(write.statements))
     return write.result
 
 
-async def store_on_loop(
+async def store_submission(
     *, player: Player, outcome: Outcome, code: GameCode, board: str, finished_at: dt.datetime
 ) -> Result:
-    """`store_verified` of a submission's result on the event loop (its async view): its one
-    pipeline committed on the loop's own connection, with the other results that arrived meanwhile
-    (web.database.group_commit), then the listeners told, and what they do after the commit (index
-    and push the change) done on the loop with its own clients. A result whose listeners must write
-    more in its transaction is stored on a database thread altogether."""
+    """`store_verified` of a submission's result, by async code: its statements committed by
+    themselves (web.storage.commit_each), then the listeners told, and what they do after the commit
+    done here. A result whose listeners must write more in its transaction is stored on a thread
+    with Django's connection altogether."""
     write = _Write.of(player=player, outcome=outcome, stored_code=code, board=board, finished_at=finished_at)
     if not verified.heard_after_commit(write.event):
-        return await in_database_thread(_stored)(write)
-    rows = await group_commit.for_this_loop().fetch_each(write.statements)
+        return await sync_to_async(_stored)(write)
+    rows = await storage.commit_each(write.statements)
     with verified.collected() as effects:
-        write.stored(rows)  # on the loop: the listeners only read their rows and say what follows
+        write.stored(rows)  # the listeners only read their rows and say what follows
     await verified.run_collected(effects)
     return write.result
 
@@ -197,8 +193,8 @@ class _Write:
         held_back = bool(session is not None and session.code_secret)
         event = verified.Event(kind="verified", result=result, held_back=held_back, under_review=under_review)
         # One wrapper per process, not the per-context one: only the values are prepared with it.
-        database = preparing_wrapper()
-        # The listeners' writes go with the INSERT: one round trip for the deal, the result and them.
+        database = storage.values_database()
+        # The listeners' writes go with the INSERT, in its transaction.
         then, told = verified.announce_with(event, _NEW[database.vendor])
         values = [f.get_db_prep_save(value, database) for f, value in zip(_FIELDS, columns, strict=True)]
         if code is None:
@@ -225,14 +221,3 @@ class _Write:
         result._state.adding = False
         result._state.db = DEFAULT_DB_ALIAS
         self.told(then)
-
-
-def _commits_by_itself(event: verified.Event) -> bool:
-    """Whether the result's one pipeline may be its own transaction: PostgreSQL, no transaction
-    open around it, and no listener that writes more once it has heard."""
-    return (
-        connection.vendor == "postgresql"
-        and connection.get_autocommit()
-        and not connection.in_atomic_block
-        and verified.heard_after_commit(event)
-    )

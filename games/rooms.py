@@ -16,6 +16,7 @@ import logging
 import uuid
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -216,7 +217,7 @@ def push_room(room_id: uuid.UUID) -> None:
     """Send the room's table as it is now to its sockets (games.room_progress decides when)."""
     room = Room.objects.select_related("host").filter(id=room_id).first()
     if room is not None:  # a room deleted since has nobody to tell
-        groups.send(groups.room_group(room_id), {"type": "room.update", "room": room_document(room)})
+        async_to_sync(groups.send)(groups.room_group(room_id), {"type": "room.update", "room": room_document(room)})
 
 
 def room_document(room: Room) -> dict[str, Any]:

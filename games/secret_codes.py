@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import connection
+from asgiref.sync import async_to_sync
 from django.utils.translation import gettext, gettext_noop
 
 from games.engine import GameCode
 from games.models import Daily, Room, StoredCode
-from web.database.prepared import fetchone_prepared
+from web import storage
 from web.errors import Unprocessable
 
 CANNOT_BE_PLAYED = gettext_noop("This game code cannot be played now.")
@@ -31,29 +31,16 @@ _SECRET = (
 )
 
 
-def is_secret(code: GameCode, *, now: dt.datetime) -> bool:
+async def is_secret(code: GameCode, *, now: dt.datetime) -> bool:
     """Whether `code` is an unpublished daily's or that of a secret race not yet over (one query)."""
-    query, params = secret_query(code, now=now)
-    if connection.vendor == "postgresql":
-        row = fetchone_prepared(query, params)  # on every submission: planned once per connection
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(query, params)
-            row = cursor.fetchone()
-    return secret_in(row)
-
-
-def secret_query(code: GameCode, *, now: dt.datetime) -> tuple[str, dict[str, str | dt.date]]:
-    """`is_secret`'s query and its parameters (a submission on the event loop runs it there)."""
-    return _SECRET, {
-        "code": str(code),
-        "published_before": (now.astimezone(dt.UTC) - _UNTIL_PUBLISHED).date(),
-        "finished": Room.State.FINISHED.value,
-    }
-
-
-def secret_in(row: tuple[object, ...] | None) -> bool:
-    """What the row of `secret_query` says."""
+    row = await storage.fetchone(
+        _SECRET,
+        {
+            "code": str(code),
+            "published_before": (now.astimezone(dt.UTC) - _UNTIL_PUBLISHED).date(),
+            "finished": Room.State.FINISHED.value,
+        },
+    )
     return bool(row and row[0])
 
 
@@ -63,6 +50,6 @@ def refusal() -> Unprocessable:
 
 
 def refuse_if_secret(code: GameCode, *, now: dt.datetime) -> None:
-    """A 422 at index 0, as for a code that cannot be played, if `code` is still secret."""
-    if is_secret(code, now=now):
+    """A 422 at index 0, as for a code that cannot be played, if `code` is still secret (sync code)."""
+    if async_to_sync(is_secret)(code, now=now):
         raise refusal()

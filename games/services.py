@@ -8,7 +8,6 @@ sockets, its race room) hear of it only after that transaction commits.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 import uuid
 from typing import Any
@@ -487,18 +486,6 @@ def _expired_daily_attempts(now: dt.datetime) -> QuerySet[GameSession]:
 
 def _last_closed_day(now: dt.datetime) -> dt.date:
     return (now - dt.timedelta(hours=1)).date() - dt.timedelta(days=1)
-
-
-def expired_daily_attempt_sql(now: dt.datetime) -> tuple[str, tuple[Any, ...]]:
-    """One of `close_expired_dailies`'s attempts, as SQL and its parameters: a board read on the event
-    loop (leaderboard/loop_reads.py) asks whether any is left, and leaves the closing to a thread."""
-    return _expired_attempt_sql(_last_closed_day(now))
-
-
-@functools.lru_cache(maxsize=4)
-def _expired_attempt_sql(day: dt.date) -> tuple[str, tuple[Any, ...]]:
-    query = GameSession.objects.filter(daily__date__lte=day, finished_at=None).values_list("id")[:1].query
-    return query.sql_with_params()
 
 
 def _close_daily_attempt(session_id: uuid.UUID, *, now: dt.datetime | None = None) -> bool:

@@ -20,6 +20,7 @@ import asyncio
 import uuid
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from django.db import transaction
 
 from games import groups
@@ -59,10 +60,10 @@ def announce(session_id: uuid.UUID, *, actions: int, finished: bool) -> None:
     if loop is not None:
         loop.call_soon_threadsafe(_spawn, group, message)
     elif groups.watched(group):  # a request's thread (asgiref sends from its loop), a command, a test
-        groups.send(group, message)
+        async_to_sync(groups.send)(group, message)
 
 
 def _spawn(group: str, message: dict[str, Any]) -> None:
-    task = asyncio.get_running_loop().create_task(groups.send_on_loop(group, message))
+    task = asyncio.get_running_loop().create_task(groups.send(group, message))
     _sending.add(task)
     task.add_done_callback(_sending.discard)

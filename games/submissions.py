@@ -1,11 +1,12 @@
 """Batch submissions (POST /api/submissions): a whole log played elsewhere, verified by its replay
 from the deal and stored as a result.
 
-`submit_log` serves a request's thread; `submit_on_loop` serves one without an idempotency key on
-the event loop (the async view, web/async_views.py), with the loop's own clients, in the same order
-of checks and with the same answers: the per-player limit, the body's types, the code, whether the code is
-still secret (before the replay: its refusals and its numbers would be answers about a secret
-deal), the replay, the claimed score, and the one write of games.results.
+`submit` (async, the async view web/async_views.py and sync code alike) checks in this order, with
+the same answers either way: the caller's limits and the player's, the body's types, the code,
+whether the code is still secret (before the replay: its refusals and its numbers would be answers
+about a secret deal), the replay, the claimed score, and the one write of games.results. With an
+idempotency key the check and the write happen in one transaction on a thread (Django's
+connection), which a twin of the same key waits for.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -25,12 +27,11 @@ from games import refusals, secret_codes
 from games.codes import parse_code
 from games.engine import MAX_LOG_TOKENS, GameCode
 from games.models import Player, Result, Submission
-from games.results import store_on_loop, store_verified
+from games.results import store_submission, store_verified
 from games.selectors import result_document
 from games.verification import Outcome, Refused, verify
 from operations import metrics
 from web import ratelimit
-from web.database.loop_connection import reads
 from web.errors import BadRequest, Conflict, error_body
 
 Answer = tuple[int, dict[str, Any]]
@@ -38,7 +39,7 @@ _LIMIT = gettext_noop("Too many submissions.")
 
 
 @metrics.submission
-def submit_log(
+async def submit(
     *,
     player: Player,
     code: object,
@@ -46,17 +47,38 @@ def submit_log(
     claimed_score: object = None,
     key: str | None = None,
     now: dt.datetime | None = None,
+    limits: Sequence[ratelimit.Limit] = (),
 ) -> Answer:
-    """Verify a whole log played elsewhere (the body's "moves"). Returns (status, body), refusals
-    included, so that an idempotency key answers the same thing twice."""
+    """Verify a whole log played elsewhere (the body's "moves"): `limits` (the caller's, counted
+    first) and the player's counted in one round trip, then the submission. Returns (status, body),
+    refusals included, so that an idempotency `key` answers the same thing twice."""
     now = now or timezone.now()
-    _player_limit(player).hit()
-    if key is None:
-        status, body, _ = _verify_submission(player=player, code=code, log=log, claimed_score=claimed_score, now=now)
-        return status, body
+    await ratelimit.hit_each([*limits, _player_limit(player)])
+    if key is not None:
+        return await sync_to_async(_submit_once)(player, code, log, claimed_score, key, now)
+    game_code, tokens = _checked(code, log, claimed_score)
+    if await secret_codes.is_secret(game_code, now=now):
+        raise secret_codes.refusal()
+    verdict = _verdict(game_code, tokens, claimed_score)
+    if not isinstance(verdict, Outcome):
+        return verdict
+    board = f"code:{game_code}"
+    result = await store_submission(player=player, outcome=verdict, code=game_code, board=board, finished_at=now)
+    return 201, {"result": result_document(result, now=now)}
+
+
+def submit_log(**submission: Any) -> Answer:
+    """`submit` for sync code."""
+    return async_to_sync(submit)(**submission)
+
+
+def _submit_once(
+    player: Player, code: object, log: object, claimed_score: object, key: str, now: dt.datetime
+) -> Answer:
+    """The submission of `key`, made once: a second with the same body gets the first's answer."""
     try:
         text = json.dumps([code, log, claimed_score], sort_keys=True, separators=(",", ":"))
-    except RecursionError:  # parsed on the event loop, whose stack is shallower than this thread's
+    except RecursionError:  # parsed on the event loop, whose stack is deeper than this thread's
         raise BadRequest(gettext("The body's JSON is nested too deeply.")) from None
     digest = hashlib.sha256(text.encode()).hexdigest()
     earlier = Submission.objects.filter(player=player, key=key).first()
@@ -74,32 +96,6 @@ def submit_log(
     except IntegrityError:
         return _replayed(Submission.objects.get(player=player, key=key), digest)
     return status, body
-
-
-@metrics.submission
-async def submit_on_loop(
-    *,
-    player: Player,
-    code: object,
-    log: object,
-    claimed_score: object,
-    now: dt.datetime,
-    limits: Sequence[ratelimit.Limit] = (),
-) -> Answer:
-    """`submit_log` without a key, on the event loop: `limits` (the caller's, counted first) and the
-    player's counted in one round trip and the secret asked with the loop's clients, the result
-    stored by games.results.store_on_loop."""
-    await ratelimit.hit_each_on_loop([*limits, _player_limit(player)])
-    game_code, tokens = _checked(code, log, claimed_score)
-    query, params = secret_codes.secret_query(game_code, now=now)
-    if secret_codes.secret_in(await reads.get().fetchone(query, params)):
-        raise secret_codes.refusal()
-    verdict = _verdict(game_code, tokens, claimed_score)
-    if not isinstance(verdict, Outcome):
-        return verdict
-    board = f"code:{game_code}"
-    result = await store_on_loop(player=player, outcome=verdict, code=game_code, board=board, finished_at=now)
-    return 201, {"result": result_document(result, now=now)}
 
 
 def _player_limit(player: Player) -> ratelimit.Limit:

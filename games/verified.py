@@ -5,8 +5,9 @@ statistics) subscribes, from its AppConfig.ready. The referee does not know who 
 
 A listener runs inside the transaction that stored the result, so what it writes commits or rolls
 back with the result (a verified result never goes without its board entry); what must follow the
-commit (an index, a push) it hands to `after_commit`, which runs it on the request's thread once
-the transaction commits, or on the event loop for a result stored there (games.results). A listener whose writes need no
+commit (an index, a push) it hands to `after_commit`: an async effect, run once the transaction
+commits (through asgiref's async_to_sync), or on the event loop for a result stored there
+(games.results). A listener whose writes need no
 answer first (a Writer) has them sent with the result's own INSERT, in its round trip; the other
 listeners hear of the result after the writers. When every listener is a Writer that writes nothing
 more for a result (heard_after_commit), the result and the writers' statements are one round trip
@@ -22,9 +23,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from asgiref.sync import async_to_sync
 from django.db import transaction
 
-from web.database.prepared import Row, fetch_each
+from web.storage import Row, fetch_each
 
 if TYPE_CHECKING:
     from games.models import Result
@@ -134,11 +136,9 @@ def announce_with(event: Event, new: NewResult) -> tuple[list[Statement], Callab
 
 
 class AfterCommit(Protocol):
-    """What a listener does once the result's transaction committed, either way it is served."""
+    """What a listener does once the result's transaction committed."""
 
-    def run(self) -> None: ...
-
-    async def run_on_loop(self) -> None: ...
+    async def run(self) -> None: ...
 
 
 log = logging.getLogger(__name__)
@@ -152,13 +152,13 @@ def after_commit(effect: AfterCommit) -> None:
     if kept is not None:
         kept.append(effect)
     else:
-        transaction.on_commit(effect.run, robust=True)
+        transaction.on_commit(async_to_sync(effect.run), robust=True)
 
 
 @contextmanager
 def collected() -> Iterator[list[AfterCommit]]:
     """Within: the listeners' after-commit effects are collected into the list, for a result the
-    event loop committed itself (games.results.store_on_loop), which runs them there."""
+    event loop committed itself (games.results.store_submission), which runs them there."""
     kept: list[AfterCommit] = []
     token = _collected.set(kept)
     try:
@@ -172,6 +172,6 @@ async def run_collected(effects: list[AfterCommit]) -> None:
     robust callbacks are, and loses only what it would have told."""
     for effect in effects:
         try:
-            await effect.run_on_loop()
+            await effect.run()
         except Exception:  # noqa: BLE001 - the result is committed; the next reader catches up
             log.exception("an after-commit effect failed: %r", effect)

@@ -6,9 +6,13 @@ class LeaderboardConfig(AppConfig):
     verbose_name = "Leaderboards"
 
     def ready(self) -> None:
+        from asgiref.sync import async_to_sync
+
         from games import rank_lookup, verified
         from leaderboard import selectors, services
 
         # The referee announces each verified result and asks for ranks; it knows nothing of who answers.
         verified.subscribe(services.on_verified)
-        rank_lookup.provide(lambda board, player_id: selectors.entry_of(board=board, player_id=player_id))
+        rank_lookup.provide(
+            lambda board, player_id: async_to_sync(selectors.entry_of)(board=board, player_id=player_id)
+        )

@@ -22,7 +22,7 @@ from leaderboard import selectors
 from operations import metrics
 from web.errors import BadRequest, NotAuthenticated, ServiceError
 from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
-from web.sockets.consumer import encode_frame, in_database_thread
+from web.sockets.consumer import encode_frame
 from web.sockets.live import LiveConsumer
 
 # A hot board sends a watcher at most one message per this many seconds (after the first).
@@ -149,15 +149,11 @@ class LeaderboardConsumer(PausableConsumer):
         await self.send_json({"type": "snapshot", **await self._snapshot()})
 
     async def _snapshot(self) -> dict[str, Any]:
-        return await in_database_thread(_read_snapshot)(self.board, self.viewer, self.limit)
-
-
-def _read_snapshot(board: Board, viewer: Player | None, limit: int) -> dict[str, Any]:
-    return selectors.leaderboard(board=board, viewer=viewer, limit=limit)
+        return await selectors.read_board(self.board, selectors.player_id_of(self.viewer), limit=self.limit)
 
 
 async def _read_snapshot_text(board: Board, limit: int) -> str:
-    return encode_frame({"type": "snapshot", **await in_database_thread(_read_snapshot)(board, None, limit)})
+    return encode_frame({"type": "snapshot", **await selectors.read_board(board, None, limit=limit)})
 
 
 # Anonymous watchers of a board in this process see the same document: a burst's coalesced

@@ -11,23 +11,25 @@ an update moves it on only from the version just before its own, so an update
 that was missed or is still on its way leaves it behind PostgreSQL's, and the
 next reader, in any process, catches up (leaderboard.standings.sync_index).
 
-Any Redis failure raises RankIndexUnavailable; readers then ask PostgreSQL.
+Any Redis failure raises RankIndexUnavailable; readers then ask PostgreSQL. What the hot paths do (a
+board read, a result's change put in the index) is async, on the loop's client (web.storage); the
+index's upkeep (catch up, rebuild), which reads PostgreSQL through the ORM, is sync, on redis-py's.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Awaitable, Generator, Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
+import redis.asyncio
 from django.conf import settings
 
-from web import asks
-from web.redis_clients import LoopRedis, on_this_loop, shared_client
+from web import storage
 
 log = logging.getLogger(__name__)
 
@@ -91,10 +93,19 @@ def enabled() -> bool:
 
 
 def client() -> redis.Redis:
+    """The process's client, for sync code (the index's upkeep)."""
     url = settings.REDIS_URL
     if not url:
         raise RankIndexUnavailable("no REDIS_URL")
-    return shared_client(url, decode=True)
+    return storage.blocking_redis(url)
+
+
+def loop_client() -> redis.asyncio.Redis:
+    """The running loop's client, for async code (the hot paths)."""
+    found = storage.redis_client()
+    if found is None:
+        raise RankIndexUnavailable("no REDIS_URL")
+    return found
 
 
 def keys(board: str) -> tuple[str, str, str]:
@@ -108,31 +119,14 @@ class Placed:
     in_step: bool  # the index reflects this update's version: the rank is exact
 
 
-def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Placed:
+async def put(board: str, player_id: int, sort_key: str, *, version: int = 0) -> Placed:
     """The player's entry is now `sort_key` (change number `version` of the board), unless the
     index already holds a better one; where the player ranks now."""
     try:
-        reply = cast("list[Any]", client().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version)))
+        put = loop_client().eval(_PUT, 3, *keys(board), str(player_id), sort_key, str(version))
+        rank, stored = await cast("Awaitable[list[Any]]", put)
     except (redis.RedisError, OSError) as error:
         raise _missed(board, version, error) from error
-    return _placed(reply, version)
-
-
-async def put_on_loop(
-    board: str, player_id: int, sort_key: str, *, version: int = 0, exists: bytes | None = None
-) -> tuple[Placed, bool | None]:
-    """`put` with the running event loop's own client (the async views), and whether the key
-    `exists` on the same Redis, asked in the same round trip (None when no key is given)."""
-    put = ("EVAL", _PUT, 3, *keys(board), str(player_id), sort_key, str(version))
-    try:
-        replies = await client_on_loop().pipeline([put] if exists is None else [put, ("EXISTS", exists)])
-    except (redis.RedisError, OSError) as error:
-        raise _missed(board, version, error) from error
-    return _placed(replies[0], version), None if exists is None else bool(replies[1])
-
-
-def _placed(reply: list[Any], version: int) -> Placed:
-    rank, stored = reply
     return Placed(rank=int(rank), in_step=stored is not None and int(stored) >= version)
 
 
@@ -218,12 +212,6 @@ def page_key(board: str, limit: int) -> str:
     return f"lb:rank-top:{board}:{limit}"
 
 
-Command = tuple[str | int, ...]
-# A read of the index written once for a request's thread and for the event loop (the async views):
-# it yields the commands of one round trip (a pipeline) and is sent their replies, in order.
-PageRead = Generator[list[Command], list[Any], Page]
-
-
 # The index's member for a player (its hash) and that member's rank: a rank read without first
 # asking PostgreSQL for the player's key (leaderboard.selectors compares the two afterwards).
 _MEMBER_AND_RANK = """
@@ -233,7 +221,7 @@ return {member, redis.call('ZRANK', KEYS[1], member)}
 """
 
 
-def page_read(
+async def read_page(
     board: str,
     *,
     after: str | None,
@@ -242,42 +230,47 @@ def page_read(
     around_me: bool = False,
     cached_page: str | None = None,
     player: int | None = None,
-) -> PageRead:
+) -> Page:
     """`count` keys after the cursor `after` (or centred on `mine` when `around_me`), the total,
     the rank of `mine` and the version, read together; with `cached_page`, also that key's value.
     Given `player` instead of `mine` (not around it), the rank is of the index's own member for that
-    player, which the page names (`my_key`)."""
+    player, which the page names (`my_key`). RankIndexUnavailable if Redis fails."""
     zkey, hkey, vkey = keys(board)
-    commands: list[Command] = [("GET", vkey), ("ZCARD", zkey)]
+    client = loop_client()
+    pipe = client.pipeline(transaction=False)
+    pipe.get(vkey)
+    pipe.zcard(zkey)
     by_player = player is not None and mine is None and not around_me
     if by_player:
-        commands.append(("EVAL", _MEMBER_AND_RANK, 2, zkey, hkey, str(player)))
+        pipe.eval(_MEMBER_AND_RANK, 2, zkey, hkey, str(player))
     elif mine is not None:
-        commands.append(("ZRANK", zkey, mine))
+        pipe.zrank(zkey, mine)
     if cached_page is not None:
-        commands.append(("GET", cached_page))
+        pipe.get(cached_page)
     paged = not around_me or mine is None
     if paged:
-        commands.append(("ZRANGE", zkey, "-" if after is None else f"({after}", "+", "BYLEX", "LIMIT", 0, count))
+        pipe.zrange(zkey, "-" if after is None else f"({after}", "+", bylex=True, offset=0, num=count)
         if after is not None:
-            commands.append(("ZLEXCOUNT", zkey, "-", f"[{after}"))
-    replies = iter((yield commands))
-    version, total = next(replies), next(replies)
-    my_key = None
-    if by_player:
-        my_key, rank = next(replies)
-        my_rank = None if rank is None else int(rank)
-    else:
-        my_rank = None if mine is None or (rank := next(replies)) is None else int(rank)
-    cached = next(replies) if cached_page is not None else None
-    if paged:
-        page_keys = list(next(replies))
-        first = int(next(replies)) if after is not None else 0
-    else:
-        first = 0 if my_rank is None else max(0, my_rank - (count - 1) // 2)  # count is a page + 1
-        # The rank comes first: a second round trip, for this kind of page only.
-        (found,) = yield [("ZRANGE", zkey, first, first + count - 1)]
-        page_keys = list(found)
+            pipe.zlexcount(zkey, "-", f"[{after}")
+    try:
+        replies = iter(await pipe.execute())
+        version, total = next(replies), next(replies)
+        my_key = None
+        if by_player:
+            my_key, rank = next(replies)
+            my_rank = None if rank is None else int(rank)
+        else:
+            my_rank = None if mine is None or (rank := next(replies)) is None else int(rank)
+        cached = next(replies) if cached_page is not None else None
+        if paged:
+            page_keys = list(next(replies))
+            first = int(next(replies)) if after is not None else 0
+        else:
+            first = 0 if my_rank is None else max(0, my_rank - (count - 1) // 2)  # count is a page + 1
+            # The rank comes first: a second round trip, for this kind of page only.
+            page_keys = list(await client.zrange(zkey, first, first + count - 1))
+    except (redis.RedisError, OSError) as error:
+        raise RankIndexUnavailable(str(error)) from error
     return Page(
         version=None if version is None else int(version),
         total=int(total),
@@ -289,49 +282,11 @@ def page_read(
     )
 
 
-def read_page(
-    board: str,
-    *,
-    after: str | None,
-    count: int,
-    mine: str | None,
-    around_me: bool = False,
-    cached_page: str | None = None,
-) -> Page:
-    """`page_read` on this process's client; RankIndexUnavailable if Redis fails."""
-    read = page_read(board, after=after, count=count, mine=mine, around_me=around_me, cached_page=cached_page)
-    try:
-        return asks.run(read, pipelined)
-    except (redis.RedisError, OSError) as error:
-        raise RankIndexUnavailable(str(error)) from error
-
-
-def pipelined(commands: list[Command]) -> list[Any]:
-    """The replies to `commands`, sent in one round trip on this process's client."""
-    pipe = client().pipeline(transaction=False)
-    for command in commands:
-        pipe.execute_command(*command)
-    return pipe.execute()
-
-
-def pipelined_on_loop(commands: list[Command]) -> Awaitable[list[Any]]:
-    """The same on the running event loop's own client (the async views), sent before it returns
-    (web.redis_clients.LoopRedis.pipeline): await the replies."""
-    return client_on_loop().pipeline(commands)
-
-
-def client_on_loop() -> LoopRedis:
-    url = settings.REDIS_URL
-    if not url:
-        raise RankIndexUnavailable("no REDIS_URL")
-    return on_this_loop(url, decode=True)
-
-
-def keep_page(key: str, value: str, *, seconds: int) -> None:
+async def keep_page(key: str, value: str, *, seconds: int) -> None:
     """Store a reader's page document (best effort: a failure only means the next reader builds it)."""
     try:
-        client().set(key, value, ex=seconds)
-    except (redis.RedisError, OSError) as error:
+        await loop_client().set(key, value, ex=seconds)
+    except (redis.RedisError, OSError, RankIndexUnavailable) as error:
         log.warning("rank index: page not kept (%s)", error)
 
 

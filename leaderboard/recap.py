@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.utils.translation import gettext
 
@@ -71,8 +72,9 @@ def daily_recap(*, player: Player, variant: object, date: dt.date | None, now: d
     published = now >= daily.publishes_at
     clean = result.is_clean
     clean_board = clean_twin(board.id)
-    entry = selectors.entry_of(board=board, player_id=player.pk)
-    clean_entry = selectors.entry_of(board=parse_board(clean_board), player_id=player.pk) if clean else None
+    entry_of = async_to_sync(selectors.entry_of)
+    entry = entry_of(board=board, player_id=player.pk)
+    clean_entry = entry_of(board=parse_board(clean_board), player_id=player.pk) if clean else None
     progress = result.cards_home if goal_of(chosen) == "cards_home" else result.sequences
     return {
         "date": day.isoformat(),

@@ -10,20 +10,19 @@ the key PostgreSQL holds, and around my entry, the index is read after the
 query. An index behind PostgreSQL's version is brought up to date first,
 whichever process missed the change.
 
-A read is written once (`board_read`, a generator of asks: web.asks) and answered here on a
-request's thread, or on the event loop by leaderboard.loop_reads.
+A read is async (`read_board`, `entry_of`), on the loop's clients (web.storage); sync code calls it
+through asgiref's async_to_sync (`leaderboard`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from collections.abc import Generator
-from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, TypeVar
+from dataclasses import replace
+from typing import Any, NamedTuple
 
-import redis
-from django.db import connection
+from asgiref.sync import async_to_sync, sync_to_async
 
 from games.boards import Board
 from games.models import Player
@@ -31,11 +30,9 @@ from games.ranking import decode_cursor, encode_cursor
 from leaderboard import rank_index, standings
 from leaderboard.models import BoardEntry, BoardVersion
 from leaderboard.sql_ranks import SqlRanks
-from web import asks
-from web.database.prepared import fetchone_prepared
+from web import storage
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 100
@@ -69,125 +66,34 @@ class Row(NamedTuple):
     is_guest: bool
 
 
-# What a board read asks of storage (answered by `_answer` here, on the request's thread, and by
-# leaderboard.loop_reads on the event loop). Each is answered by the value its comment names.
-
-
-@dataclass(frozen=True, slots=True)
-class Mine:
-    """The board's version and `player_id`'s entry: (int, Row | None)."""
-
-    board: str
-    player_id: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class IndexPage:
-    """The index's read (rank_index.page_read) of `board`: a rank_index.Page, or None when the index
-    is unavailable."""
-
-    board: str
-    read: rank_index.PageRead
-
-
-@dataclass(frozen=True, slots=True)
-class CatchUp:
-    """Bring the index of `board` (reflecting `indexed`) up to `version`: whether it could."""
-
-    board: str
-    indexed: int | None
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class SqlPage:
-    """The page from SQL (no index): a rank_index.Page."""
-
-    board: str
-    after: str | None
-    count: int
-    mine: str | None
-    around_me: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SqlRank:
-    """The 0-based rank of a sort key from SQL: int | None."""
-
-    board: str
-    sort_key: str
-
-
-@dataclass(frozen=True, slots=True)
-class Rows:
-    """The rows of these sort keys: dict[str, Row]."""
-
-    board: str
-    keys: list[str]
-
-
-@dataclass(frozen=True, slots=True)
-class KeepPage:
-    """Keep a reader's top page document (best effort): None."""
-
-    key: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Together:
-    """`mine` and `index`, which need nothing of each other: both answers, as a pair. On the event
-    loop they are asked at once, so the read waits for the slower of the two trips, not both."""
-
-    mine: Mine
-    index: IndexPage
-
-
-Ask = Mine | IndexPage | Together | CatchUp | SqlPage | SqlRank | Rows | KeepPage
-Read = Generator[Ask, Any, T]
-
-
-def leaderboard(
-    *,
-    board: Board,
-    viewer: Player | None,
-    limit: int = DEFAULT_LIMIT,
-    cursor: str | None = None,
-    around_me: bool = False,
-) -> dict[str, Any]:
-    """One page of the board: from the top, after `cursor`, or centred on the viewer's entry."""
-    return asks.run(board_read(board, player_id_of(viewer), limit=limit, cursor=cursor, around_me=around_me), _answer)
-
-
-def board_read(
+async def read_board(
     board: Board,
     player_id: int | None,
     *,
     limit: int = DEFAULT_LIMIT,
     cursor: str | None = None,
     around_me: bool = False,
-) -> Read[dict[str, Any]]:
-    """`leaderboard`'s document, asking storage for what it needs (web.asks)."""
+) -> dict[str, Any]:
+    """One page of the board: from the top, after `cursor`, or centred on `player_id`'s entry
+    (`me`: that player's entry, None for nobody)."""
     after = decode_cursor(cursor) if cursor is not None else None
     top = rank_index.page_key(board.id, limit) if after is None and not around_me else None
+    indexed = rank_index.enabled()
     read_first: rank_index.Page | None = None
-    if around_me:  # the page is centred on my key: PostgreSQL's answer comes first
-        version, mine = yield Mine(board.id, player_id)
-        index_up = True
+    if around_me or not indexed:  # the page is centred on my key: PostgreSQL's answer comes first
+        version, mine = await _version_and_mine(board.id, player_id)
     else:
         # The index is read beside PostgreSQL, finding my member itself: its rank is mine if that
         # member is the key PostgreSQL holds (else the index is read again, as around me).
-        by_player = rank_index.page_read(
-            board.id, after=after, count=limit + 1, mine=None, cached_page=top, player=player_id
-        )
-        (version, mine), indexed = yield Together(Mine(board.id, player_id), IndexPage(board.id, by_player))
-        index_up = indexed is not None  # None: the index is unavailable, SQL answers
-        if indexed is not None and indexed.my_key == _key_of(mine):
-            read_first = indexed
+        by_player = _index_page(board.id, after=after, count=limit + 1, mine=None, cached_page=top, player=player_id)
+        (version, mine), first_read = await asyncio.gather(_version_and_mine(board.id, player_id), by_player)
+        indexed = first_read is not None  # None: the index is unavailable, SQL answers
+        if first_read is not None and first_read.my_key == _key_of(mine):
+            read_first = first_read
     mine_key = _key_of(mine)
     page: rank_index.Page | None = None
-    if index_up:
-        page = yield from _indexed_page(
+    if indexed:
+        page = await _indexed_page(
             board.id,
             version,
             after=after,
@@ -198,20 +104,23 @@ def board_read(
             read_first=read_first,
         )
     if page is None:
-        page = yield SqlPage(board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me)
+        page = await sync_to_async(_sql_page)(
+            board.id, after=after, count=limit + 1, mine=mine_key, around_me=around_me
+        )
     kept = _kept_top(top, page.cached, version) if top is not None else None
     if kept is not None:
         entries, next_cursor = kept
     else:
         more = len(page.keys) > limit
         keys = page.keys[:limit]
-        rows = (yield Rows(board.id, keys)) if keys else {}
+        rows = await _rows(board.id, keys) if keys else {}
         # A key whose row was replaced between the two reads is left out rather than shown stale.
         entries = [_entry(board, rows[key], page.first + offset + 1) for offset, key in enumerate(keys) if key in rows]
         next_cursor = encode_cursor(keys[-1]) if more else None
         if top is not None and page.version == version and len(entries) == len(keys):
             # The index reflects exactly this version: every reader of it gets the same top page.
-            yield KeepPage(top, json.dumps({"version": version, "entries": entries, "next_cursor": next_cursor}))
+            document = {"version": version, "entries": entries, "next_cursor": next_cursor}
+            await rank_index.keep_page(top, json.dumps(document), seconds=TOP_PAGE_SECONDS)
     return {
         "board": board.id,
         "entries": entries,
@@ -219,6 +128,18 @@ def board_read(
         "total": page.total,
         "me": _entry(board, mine, page.my_rank + 1) if mine is not None and page.my_rank is not None else None,
     }
+
+
+def leaderboard(
+    *,
+    board: Board,
+    viewer: Player | None,
+    limit: int = DEFAULT_LIMIT,
+    cursor: str | None = None,
+    around_me: bool = False,
+) -> dict[str, Any]:
+    """`read_board` for sync code, the viewer's entry as `me`."""
+    return async_to_sync(read_board)(board, player_id_of(viewer), limit=limit, cursor=cursor, around_me=around_me)
 
 
 # The kept pages this process decoded last, by key, with their text: a hot board's top page is
@@ -250,19 +171,15 @@ def _kept_top(key: str, cached: str | None, version: int) -> tuple[list[dict[str
     return list(memo[2]), memo[3]  # the entries are shared with other reads: read them, never change them
 
 
-def entry_of(*, board: Board, player_id: int) -> dict[str, Any] | None:
+async def entry_of(*, board: Board, player_id: int) -> dict[str, Any] | None:
     """A player's entry with its rank now (the win screen shows it)."""
-    return asks.run(_entry_read(board, player_id), _answer)
-
-
-def _entry_read(board: Board, player_id: int) -> Read[dict[str, Any] | None]:
-    version, mine = yield Mine(board.id, player_id)
+    version, mine = await _version_and_mine(board.id, player_id)
     if mine is None:
         return None
-    page = yield from _indexed_page(board.id, version, after=None, count=1, mine=mine.sort_key)
+    page = await _indexed_page(board.id, version, after=None, count=1, mine=mine.sort_key)
     rank = page.my_rank if page is not None else None
     if rank is None:
-        rank = (yield SqlRank(board.id, mine.sort_key)) or 0
+        rank = await sync_to_async(_sql_rank)(board.id, mine.sort_key) or 0
     return _entry(board, mine, rank + 1)
 
 
@@ -270,7 +187,18 @@ def entry_document(board: Board, row: Row, rank: int) -> dict[str, Any]:
     return _entry(board, row, rank)
 
 
-def _indexed_page(
+async def _index_page(board: str, **read: Any) -> rank_index.Page | None:
+    """The index's page (rank_index.read_page's arguments), or None when the index is unavailable."""
+    if not rank_index.enabled():
+        return None
+    try:
+        return await rank_index.read_page(board, **read)
+    except rank_index.RankIndexUnavailable as error:
+        log.warning("rank index unavailable for %s, answering from SQL: %s", board, error)
+        return None
+
+
+async def _indexed_page(
     board: str,
     version: int,
     *,
@@ -280,16 +208,11 @@ def _indexed_page(
     around_me: bool = False,
     cached_page: str | None = None,
     read_first: rank_index.Page | None = None,
-) -> Read[rank_index.Page | None]:
+) -> rank_index.Page | None:
     """The index's page (`read_first`, if it was read already), brought up to `version` first if it
     is behind; None: ask SQL."""
-
-    def read() -> rank_index.PageRead:
-        return rank_index.page_read(
-            board, after=after, count=count, mine=mine, around_me=around_me, cached_page=cached_page
-        )
-
-    page: rank_index.Page | None = read_first if read_first is not None else (yield IndexPage(board, read()))
+    read = {"after": after, "count": count, "mine": mine, "around_me": around_me, "cached_page": cached_page}
+    page = read_first if read_first is not None else await _index_page(board, **read)
     if page is None:
         return None
     if page.total == 0 and version > 0:
@@ -299,44 +222,16 @@ def _indexed_page(
     elif page.version is None and version == 0 and page.total == 0:
         return page  # a board nobody has played
     # The index missed changes (Redis was away, a worker died after its commit) or one is on its way.
-    if not (yield CatchUp(board, page.version, version)):
+    try:
+        await sync_to_async(standings.sync_index)(board=board, indexed=page.version, version=version)
+    except rank_index.RankIndexUnavailable as error:
+        log.warning("rank index of %s unavailable, answering from SQL: %s", board, error)
         return None
-    caught_up: rank_index.Page | None = yield IndexPage(board, read())
-    return caught_up
+    return await _index_page(board, **read)
 
 
-def _answer(ask: Ask) -> Any:
-    """An ask of a board read, answered on this thread (Django's connection, the process's Redis client)."""
-    match ask:
-        case Mine(board, player_id):
-            return _version_and_mine(board, player_id)
-        case Together(mine, index):
-            return _answer(mine), _answer(index)
-        case IndexPage(board, read):
-            if not rank_index.enabled():
-                return None
-            try:
-                return asks.run(read, rank_index.pipelined)
-            except (redis.RedisError, OSError) as error:
-                log.warning("rank index unavailable for %s, answering from SQL: %s", board, error)
-                return None
-        case CatchUp(board, indexed, version):
-            try:
-                standings.sync_index(board=board, indexed=indexed, version=version)
-            except rank_index.RankIndexUnavailable as error:
-                log.warning("rank index of %s unavailable, answering from SQL: %s", board, error)
-                return False
-            return True
-        case SqlPage(board, after, count, mine, around_me):
-            return _sql_page(board, after=after, count=count, mine=mine, around_me=around_me)
-        case SqlRank(board, sort_key):
-            return SqlRanks(board).rank(sort_key)
-        case Rows(board, keys):
-            return _rows(board, keys)
-        case KeepPage(key, text):
-            rank_index.keep_page(key, text, seconds=TOP_PAGE_SECONDS)
-            return None
-    raise TypeError(f"not an ask of a board read: {ask!r}")
+def _sql_rank(board: str, sort_key: str) -> int | None:
+    return SqlRanks(board).rank(sort_key)
 
 
 def _sql_page(board: str, *, after: str | None, count: int, mine: str | None, around_me: bool) -> rank_index.Page:
@@ -358,15 +253,9 @@ def player_id_of(viewer: Player | None) -> int | None:
     return int(viewer.pk)
 
 
-def _version_and_mine(board: str, player_id: int | None) -> tuple[int, Row | None]:
+async def _version_and_mine(board: str, player_id: int | None) -> tuple[int, Row | None]:
     """The board's version and the player's entry, in one query."""
-    if connection.vendor == "postgresql":
-        row = fetchone_prepared(MINE, [board, board, player_id])  # planning cost more than running (bench/README.md)
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(MINE, [board, board, player_id])
-            row = cursor.fetchone()
-    return mine_of(row)
+    return mine_of(await storage.fetchone(MINE, [board, board, player_id]))
 
 
 def mine_of(row: tuple[Any, ...] | None) -> tuple[int, Row | None]:
@@ -376,15 +265,10 @@ def mine_of(row: tuple[Any, ...] | None) -> tuple[int, Row | None]:
     return int(version or 0), (Row(*rest) if rest[0] is not None else None)
 
 
-def _rows(board: str, keys: list[str]) -> dict[str, Row]:
-    if not keys:
-        return {}
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(ROWS_ANY, [board, keys])
-        else:
-            cursor.execute(_ROWS + "(" + ", ".join(["%s"] * len(keys)) + ")", [board, *keys])
-        return rows_by_key(cursor.fetchall())
+async def _rows(board: str, keys: list[str]) -> dict[str, Row]:
+    if storage.values_database().vendor == "postgresql":  # one statement whatever the number of keys
+        return rows_by_key(await storage.fetchall(ROWS_ANY, [board, keys]))
+    return rows_by_key(await storage.fetchall(_ROWS + "(" + ", ".join(["%s"] * len(keys)) + ")", [board, *keys]))
 
 
 def rows_by_key(rows: list[tuple[Any, ...]]) -> dict[str, Row]:

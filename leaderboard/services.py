@@ -8,20 +8,14 @@ after that transaction commits.
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
-from django.conf import settings
-
 from games import groups, verified
-from games.boards import Board, parse_board
+from games.boards import parse_board
 from games.models import Result
 from leaderboard import rank_index, selectors, standings, stats, withdrawals
-from web import asks
-from web.database.prepared import fetch_each
-from web.sockets.consumer import in_database_thread
+from web.storage import fetch_each
 
 
 def _statements(event: verified.Event, new: verified.NewResult | None) -> list[verified.Statement]:
@@ -100,112 +94,31 @@ def _announce(*, result: Result, change: standings.Change) -> None:
 @dataclass(frozen=True)
 class BoardChanged:
     """After the commit: index the change, and push the entry with the rank the index update itself
-    returned (on the thread with the process's clients, or on the loop with its own)."""
+    returned."""
 
     change: standings.Change
     row: selectors.Row
 
-    def run(self) -> None:
-        asks.run(self._work(), _answer)
-
-    async def run_on_loop(self) -> None:
-        await asks.run_on_loop(self._work(), _answer_on_loop)
-
-    def _work(self) -> Generator[_Ask, Any, None]:
+    async def run(self) -> None:
         change = self.change
         board = parse_board(change.board)
         group = groups.board_group(board.id)
         if not rank_index.enabled():
-            if not (yield _Watched(group)):
+            if not groups.watched(group):
                 return  # nobody to tell: no need to count the rank either
-            entry = yield _EntryOf(board, change.player_id)  # SQL: no index, no Redis layer
+            entry = await selectors.entry_of(board=board, player_id=change.player_id)  # SQL: no index, no Redis layer
         else:
-            placed: rank_index.Placed | None
-            placed, watched = yield _Put(change, group)
-            if placed is None:
+            try:
+                placed = await rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
+            except rank_index.RankIndexUnavailable:
                 return  # no push either (the layer is the same Redis); watchers resync when it is back
-            if not watched:
-                return  # indexed; nobody to tell (most code boards)
+            if not groups.watched(group):
+                return  # indexed; nobody to tell
             # Out of step (a change missed or still on its way): the reader's path catches the index up.
             entry = (
                 selectors.entry_document(board, self.row, placed.rank + 1)
                 if placed.in_step
-                else (yield _EntryOf(board, change.player_id))
+                else await selectors.entry_of(board=board, player_id=change.player_id)
             )
         if entry is not None:
-            yield _Send(group, {"type": "board.change", "board": board.id, "entry": entry})
-
-
-@dataclass(frozen=True, slots=True)
-class _Put:
-    """The change put in the rank index, and whether `group` is watched: (where it placed the player,
-    or None when the index is unavailable; bool). On the loop, both in one round trip where the
-    channel layer's Redis is the index's."""
-
-    change: standings.Change
-    group: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Watched:
-    group: str
-
-
-@dataclass(frozen=True, slots=True)
-class _EntryOf:
-    board: Board
-    player_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Send:
-    group: str
-    message: dict[str, Any]
-
-
-_Ask = _Put | _Watched | _EntryOf | _Send
-
-
-def _answer(ask: _Ask) -> Any:
-    match ask:
-        case _Put(change, group):
-            try:
-                placed = rank_index.put(change.board, change.player_id, change.sort_key, version=change.version)
-            except rank_index.RankIndexUnavailable:
-                return None, False
-            return placed, groups.watched(group)
-        case _Watched(group):
-            return groups.watched(group)
-        case _EntryOf(board, player_id):
-            return selectors.entry_of(board=board, player_id=player_id)
-        case _Send(group, message):
-            groups.send(group, message)
-            return None
-    raise TypeError(ask)
-
-
-async def _answer_on_loop(ask: _Ask) -> Any:
-    match ask:
-        case _Put(change, group):
-            return await _put_on_loop(change, group)
-        case _Watched(group):
-            return await groups.watched_on_loop(group)
-        case _EntryOf(board, player_id):
-            return await in_database_thread(partial(selectors.entry_of, board=board, player_id=player_id))()
-        case _Send(group, message):
-            await groups.send_on_loop(group, message)
-            return None
-    raise TypeError(ask)
-
-
-async def _put_on_loop(change: standings.Change, group: str) -> tuple[rank_index.Placed | None, bool]:
-    watch = groups.watch_key(group)
-    # The layer's key on the index's own Redis is asked with the put: one round trip, not two.
-    key = watch[1] if isinstance(watch, tuple) and watch[0] == settings.REDIS_URL else None
-    try:
-        placed, exists = await rank_index.put_on_loop(
-            change.board, change.player_id, change.sort_key, version=change.version, exists=key
-        )
-    except rank_index.RankIndexUnavailable:
-        return None, False
-    return placed, exists if exists is not None else await groups.watched_on_loop(group)
+            await groups.send(group, {"type": "board.change", "board": board.id, "entry": entry})

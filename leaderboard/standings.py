@@ -21,8 +21,7 @@ from games.ranking import RankKey
 from leaderboard import rank_index
 from leaderboard.models import BoardEntry, BoardVersion
 from operations import metrics
-from web.database.prepared import fetch_each
-from web.database.values import preparing_wrapper
+from web.storage import fetch_each, values_database
 
 _E = BoardEntry._meta.db_table
 _V = BoardVersion._meta.db_table
@@ -38,7 +37,7 @@ _REPLACE = """ON CONFLICT (board, player_id) DO UPDATE SET
 WHERE excluded.sort_key < {table}.sort_key"""
 
 # The offer, one way on PostgreSQL and SQLite, two statements that need no answer from each other
-# (so they share a round trip, web.database.prepared.fetch_each). First the board's version is
+# (so they run one after the other, in the result's transaction). First the board's version is
 # bumped, unless a better entry of the player is already visible or the player was deactivated
 # (asked of the database: the player in hand may have been read before, as a race's are when it
 # ends). The bumped row is locked until the commit, so the board's changes are serialised and a
@@ -112,7 +111,7 @@ def offer_statements(
     else:
         ranked = RankKey.of(**_key_parts(result), result_id=0)  # the id is read in SQL
         (bump, offer), key = _offer_of_new(new), ranked.prefix()
-    adapt = preparing_wrapper().ops.adapt_datetimefield_value
+    adapt = values_database().ops.adapt_datetimefield_value
     player_id = result.player_id
     columns = [
         *([] if new else [result.pk]),

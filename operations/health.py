@@ -17,7 +17,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.migrations.executor import MigrationExecutor
 
-from web.redis_clients import shared_client
+from web.storage import blocking_redis
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def _redis() -> str:
     if not settings.REDIS_URL:
         return "not configured"
     try:
-        shared_client(settings.REDIS_URL).ping()
+        blocking_redis(settings.REDIS_URL).ping()
     except Exception as error:  # noqa: BLE001 - any failure means not ready
         return f"unreachable: {_first_line(error)}"
     return "ok"

@@ -96,11 +96,11 @@ class Stopping:
 
 
 async def _close_loop_connections() -> None:
-    """The event loop's own connections and clients (web/per_loop.py)."""
-    from web.per_loop import close_this_loops
+    """The event loop's pool and Redis client (web/storage.py)."""
+    from web import storage
 
     try:
-        await close_this_loops()
+        await storage.close()
     except Exception:  # noqa: BLE001 - as below: the process ends either way
         log.exception("could not close the event loop's database connection")
 

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.conf import settings
@@ -16,7 +17,7 @@ from rest_framework.test import APIClient
 
 from games.models import Player
 from tests.conftest import make_player
-from web.per_loop import abandon_closed_loops, close_this_loops
+from web import storage
 from web.sockets.consumer import release_database_threads
 from web.sockets.live import close_local_groups
 
@@ -104,11 +105,12 @@ def unlimited_actions(settings: Any) -> None:
 
 @pytest.fixture(autouse=True, scope="session")
 def _close_socket_thread_connections(django_db_setup: None) -> Iterator[None]:
-    """The play sockets' database threads keep their connections; let go of them before the test
-    database is dropped."""
+    """The play sockets' database threads and asgiref's thread keep their connections; let go of them
+    before the test database is dropped."""
     yield
     release_database_threads()
-    abandon_closed_loops()
+    # The thread that runs async code's sync calls (asgiref's sync_to_async outside a request) keeps its own.
+    asyncio.run(sync_to_async(connections.close_all)())
     for connection in connections.all():
         if getattr(connection, "pool", None) is not None:
             connection.close_pool()  # pooled connections would also keep the test database in use
@@ -121,7 +123,7 @@ async def socket_cleanup() -> AsyncIterator[None]:
     the channel layer, whose receive lock belongs to this test's event loop and would trip the next."""
     yield
     await close_local_groups()
-    await close_this_loops()
+    await storage.close()
     await database_sync_to_async(connections.close_all)()
     await asyncio.to_thread(release_database_threads)
     channel_layers.backends.clear()

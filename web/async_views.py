@@ -9,23 +9,17 @@ loop too when the caller is known without I/O (no credentials, or a token this p
 authenticator says so with `answers_at_once`), else on the request's thread as a sync view's would;
 the answer is rendered on the loop, not on a trip to the thread.
 
-Storage work runs on the loop's own clients (web.database.loop_connection, web.redis_clients) where
-the ASGI server serves the request; anything else runs it on the request's thread through Django's
-connection: a request from Django's test client (a WSGI request, on a loop made for it alone, inside
-the test's transaction), and every request on the embedded default (SQLite, no Redis), which the
-loop's clients do not speak.
+Their storage work goes through web.storage, which chooses the way for the loop it runs on (the
+server's own clients, or Django's connection for a test client's request and the embedded default).
 """
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import SynchronousOnlyOperation
-from django.core.signals import setting_changed
-from django.db import connections
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from rest_framework.authentication import SessionAuthentication
@@ -85,18 +79,3 @@ def _at_once(authenticator: object, request: Request) -> bool:
         return settings.SESSION_COOKIE_NAME not in request.COOKIES  # no session to read
     answers = getattr(authenticator, "answers_at_once", None)
     return bool(answers is not None and answers(request))
-
-
-def on_the_loop(request: Request | HttpRequest) -> bool:
-    """Whether `request`'s storage work is done on the event loop's own clients: an ASGI request
-    (it has the server's scope; DRF's Request passes the attribute on) while PostgreSQL and Redis
-    serve."""
-    return isinstance(getattr(request, "scope", None), dict) and _loop_clients()
-
-
-@functools.cache
-def _loop_clients() -> bool:
-    return bool(settings.REDIS_URL) and connections["default"].vendor == "postgresql"
-
-
-setting_changed.connect(lambda **kwargs: _loop_clients.cache_clear(), weak=False, dispatch_uid="async_views_settings")

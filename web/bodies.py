@@ -4,7 +4,7 @@ Django and DRF read a body as far as its Content-Length says, so one sent withou
 Here it is counted against MAX_BODY_BYTES as it arrives (past it: 413 in the API's error shape and
 the client's language, and Django never sees the request), then handed on whole with the length it
 lacked. A request with a Content-Length passes untouched: BodySizeLimitMiddleware refuses one over
-the cap, and the worker's daphne counts every body as it arrives (operations/body_cap.py).
+the cap, and nginx caps every body before a worker sees it (deploy/nginx).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
 from django.utils.cache import get_max_age
 from django.utils.translation import gettext, gettext_noop
 
@@ -33,10 +34,17 @@ class BodySizeLimitMiddleware:
         try:
             size = int(length)
         except ValueError:
-            return JsonResponse(error_body(gettext("The Content-Length header is not a number.")), status=400)
+            return self._refuse(request, gettext_noop("The Content-Length header is not a number."), status=400)
         if size > settings.MAX_BODY_BYTES:
-            return JsonResponse(error_body(too_large_message()), status=413)
+            return self._refuse(request, None, status=413)
         return self.get_response(request)
+
+    @staticmethod
+    def _refuse(request: HttpRequest, message: str | None, *, status: int) -> HttpResponse:
+        # Before LocaleMiddleware: the refusal asks for the client's language itself.
+        with translation.override(translation.get_language_from_request(request)):
+            words = gettext(message) if message is not None else too_large_message()
+            return JsonResponse(error_body(words), status=status)
 
 
 class ApiErrorMiddleware:

@@ -5,8 +5,8 @@ clock turning over between two attempts: a limit of five failed log-ins in five 
 never ten across a boundary, and a refusal's Retry-After is the true time left.
 
 With Redis the counter is one round trip (SET NX EX, INCR and PTTL in one transaction, so a counter
-never lives without its expiry) on a process-wide connection pool (Django's cache client is rebuilt
-per request under ASGI); without Redis, and for the per-action limit of play (`hit_in_process`,
+never lives without its expiry) on the event loop's client (web.storage); sync code counts through
+asgiref's async_to_sync. Without Redis, and for the per-action limit of play (`hit_in_process`,
 where a Redis round trip per action cost a tenth of a worker's CPU), a table in this process. While
 Redis is away every limit is counted in that table instead: it then holds per process, never not at
 all (a failed log-in limit that let every guess through while Redis was down was a hole), and play
@@ -19,16 +19,16 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
 import redis
-from django.conf import settings
+from asgiref.sync import async_to_sync
 from django.utils.translation import gettext, ngettext
 
+from web import storage
 from web.errors import RateLimited
-from web.redis_clients import on_this_loop, shared_client
 
 log = logging.getLogger(__name__)
 
@@ -74,11 +74,6 @@ class _InProcess:
 _in_process = _InProcess()
 
 
-def _redis() -> redis.Redis | None:
-    url = settings.REDIS_URL
-    return shared_client(url) if url else None
-
-
 def _key(bucket: str, subject: str) -> str:
     return f"rl:{bucket}:{subject}"
 
@@ -102,21 +97,24 @@ class Attempt:
     in_process: bool = False
 
 
-def _count(key: str, seconds: int) -> Attempt:
-    """Count one hit in Redis, or in this process without it or while it is away."""
-    client = _redis()
+async def _count(keys: Sequence[str], seconds: int) -> list[Attempt]:
+    """Count one hit of each key, in one transaction in Redis (so concurrent callers see their
+    counts in one order), or in this process without it or while it is away."""
+    client = storage.redis_client()
     if client is not None:
         try:
-            with client.pipeline(transaction=True) as pipe:
+            pipe = client.pipeline(transaction=True)
+            for key in keys:
                 pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
                 pipe.incr(key)
                 pipe.pttl(key)
-                _, count, left_ms = pipe.execute()
-            return Attempt(key, cast(int, count), max(cast(int, left_ms), 0) / 1000)
+            replies = await pipe.execute()
+            counted = zip(replies[1::3], replies[2::3], strict=True)
+            return [Attempt(key, int(count), max(int(left), 0) / 1000) for key, (count, left) in zip(keys, counted)]
         except (redis.RedisError, OSError):
-            log.warning("rate limit %s counted in this process: Redis unavailable", key.split(":")[1])
-    count, left = _in_process.count(key, seconds)
-    return Attempt(key, count, left, in_process=True)
+            buckets = ", ".join(key.split(":")[1] for key in keys)
+            log.warning("rate limits %s counted in this process: Redis unavailable", buckets)
+    return [Attempt(key, *_in_process.count(key, seconds), in_process=True) for key in keys]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +128,8 @@ class Limit:
     message: str
 
     def hit(self) -> None:
-        """`hit` this limit, on this thread."""
-        hit(self.bucket, self.subject, limit=self.limit, seconds=self.seconds, message=self.message)
+        """Count a hit of this limit (sync code: `hit_each` for async code)."""
+        async_to_sync(hit_each)([self])
 
 
 # The windows of several limits counted in order, each as _count does, stopping at the first
@@ -146,42 +144,49 @@ return {0, 0}
 """
 
 
-async def hit_each_on_loop(limits: Sequence[Limit]) -> None:
-    """`hit` for each limit in turn, on the running event loop's own Redis client (the async views),
-    all in one round trip; RateLimited for the first past its limit."""
-    url = settings.REDIS_URL
-    if not url:
-        for each in limits:
-            each.hit()  # counted in this process: no I/O to wait for
-        return
+async def hit_each(limits: Sequence[Limit]) -> None:
+    """Count a hit of each limit in turn, all in one round trip; RateLimited for the first past its
+    limit (the ones after it are not counted)."""
+    client = storage.redis_client()
     keys = [_key(each.bucket, each.subject) for each in limits]
-    numbers = [str(number) for each in limits for number in (each.seconds, each.limit)]
-    try:
-        refused, left_ms = await on_this_loop(url).execute("EVAL", _COUNT_IN_ORDER, len(keys), *keys, *numbers)
-    except (redis.RedisError, OSError):
-        log.warning("rate limits %s counted in this process: Redis unavailable", ", ".join(e.bucket for e in limits))
-        for each, key in zip(limits, keys, strict=True):
-            _judge(_in_process.count(key, each.seconds), each.limit, each.message)
-        return
-    if refused:
-        raise refusal(limits[int(refused) - 1].message, max(int(left_ms), 0) / 1000)
+    if client is not None:
+        numbers = [str(number) for each in limits for number in (each.seconds, each.limit)]
+        try:
+            refused, left_ms = await cast(
+                "Awaitable[list[int]]", client.eval(_COUNT_IN_ORDER, len(keys), *keys, *numbers)
+            )
+        except (redis.RedisError, OSError):
+            buckets = ", ".join(each.bucket for each in limits)
+            log.warning("rate limits %s counted in this process: Redis unavailable", buckets)
+        else:
+            if refused:
+                raise refusal(limits[int(refused) - 1].message, max(int(left_ms), 0) / 1000)
+            return
+    for each, key in zip(limits, keys, strict=True):
+        _judge(_in_process.count(key, each.seconds), each.limit, each.message)
 
 
 def record(bucket: str, subject: str, *, seconds: int) -> int:
-    """Count one event in the subject's window and return the window's count."""
-    return _count(_key(bucket, subject), seconds).count
+    """Count one event in the subject's window and return the window's count (sync code)."""
+    return count_attempt(bucket, subject, seconds=seconds).count
 
 
 def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
-    """Count one event; raise RateLimited once more than `limit` fall in the window."""
-    take(bucket, subject, limit=limit, seconds=seconds, message=message)
+    """Count one event; raise RateLimited once more than `limit` fall in the window (sync code)."""
+    Limit(bucket, subject, limit, seconds, message).hit()
 
 
 def count_attempt(bucket: str, subject: str, *, seconds: int) -> Attempt:
     """Count one attempt before doing what it attempts (one atomic INCR, so concurrent attempts
     cannot all slip under a limit), for the caller to judge (`refusal`) and, when the attempt turns
-    out not to count, to `give_back`."""
-    return _count(_key(bucket, subject), seconds)
+    out not to count, to `give_back` (sync code)."""
+    (attempt,) = count_attempts([(bucket, subject)], seconds=seconds)
+    return attempt
+
+
+def count_attempts(subjects: Sequence[tuple[str, str]], *, seconds: int) -> list[Attempt]:
+    """`count_attempt` for each (bucket, subject), counted together (sync code)."""
+    return async_to_sync(_count)([_key(bucket, subject) for bucket, subject in subjects], seconds)
 
 
 def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> Attempt:
@@ -198,14 +203,21 @@ def _judge(counted: tuple[int, float], limit: int, message: str) -> None:
 
 
 def give_back(attempt: Attempt) -> None:
-    """Uncount an attempt `count_attempt` counted, if its window is still open."""
-    client = None if attempt.in_process else _redis()
-    if client is None:
+    """Uncount an attempt `count_attempt` counted, if its window is still open (sync code)."""
+    if attempt.in_process:
         _in_process.uncount(attempt.key)
         return
+    async_to_sync(_give_back)(attempt.key)
+
+
+async def _give_back(key: str) -> None:
+    client = storage.redis_client()
+    if client is None:
+        _in_process.uncount(key)
+        return
     try:
-        if cast(int, client.decr(attempt.key)) <= 0:
-            client.delete(attempt.key)  # at nothing, or a DECR of an expired counter made one without expiry
+        if int(await client.decr(key)) <= 0:
+            await client.delete(key)  # at nothing, or a DECR of an expired counter made one without expiry
     except (redis.RedisError, OSError):  # Redis away: the attempt stays counted until its window ends
         pass
 

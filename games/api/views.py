@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -25,7 +24,7 @@ from games.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
 from web import ratelimit
-from web.async_views import AsyncAPIView, on_the_loop
+from web.async_views import AsyncAPIView
 from web.errors import BadRequest
 
 
@@ -90,9 +89,6 @@ class SessionView(APIView):
     def get(self, request: Request, session_id: str) -> Response:
         now = timezone.now()
         session = selectors.session_for(player=_player(request), session_id=session_id)
-        if session.daily is not None and not session.finished and now >= session.daily.publishes_at:
-            services.close_expired_dailies(now=now)
-            session = selectors.session_for(player=_player(request), session_id=session_id)
         return Response(selectors.session_document(session, live.game_for(session), now=now))
 
 
@@ -185,30 +181,15 @@ class SubmissionsView(AsyncAPIView):  # async: verified and stored on the event 
     )
     async def post(self, request: Request) -> Response:
         data = _plainly_valid_submission(request.data) or _valid(SubmissionSerializer, request)
-        player, address = _player(request), _address_limit(guests.client_address(request))
-        if data.get("key") is None and on_the_loop(request):
-            answer_status, body = await submissions.submit_on_loop(
-                player=player,
-                code=data["code"],
-                log=data["moves"],
-                claimed_score=data.get("claimed_score"),
-                now=timezone.now(),
-                limits=[address],
-            )
-        else:  # an idempotency key's claim and its result commit in one transaction, on the thread
-            answer_status, body = await sync_to_async(_submit_on_thread)(player, address, data)
+        answer_status, body = await submissions.submit(
+            player=_player(request),
+            code=data["code"],
+            log=data["moves"],
+            claimed_score=data.get("claimed_score"),
+            key=data.get("key"),  # its claim and its result commit in one transaction, on a thread
+            limits=[_address_limit(guests.client_address(request))],
+        )
         return Response(body, status=answer_status)
-
-
-def _submit_on_thread(player: Player, address: ratelimit.Limit, data: dict) -> submissions.Answer:
-    address.hit()
-    return submissions.submit_log(
-        player=player,
-        code=data["code"],
-        log=data["moves"],
-        claimed_score=data.get("claimed_score"),
-        key=data.get("key"),
-    )
 
 
 def _address_limit(address: str) -> ratelimit.Limit:
@@ -253,7 +234,6 @@ class DailyView(APIView):
     def get(self, request: Request) -> Response:
         now = timezone.now()
         date = _date_param(request.query_params.get("date"), default=dailies.utc_today(now))
-        services.close_expired_dailies(now=now)
         player = request.user if isinstance(request.user, Player) else None
         overview = selectors.daily_overview(player=player, date=date, now=now)
         response = Response({"date": date.isoformat(), "dailies": overview})

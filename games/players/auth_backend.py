@@ -118,11 +118,12 @@ def _count(name: str, address: str, attempts: list[ratelimit.Attempt]) -> bool:
     attempts.append(by_address)
     if by_address.count > settings.RATE_LOGIN_FAILURES_PER_ADDRESS:
         raise ratelimit.refusal(TOO_MANY_FROM_ADDRESS, by_address.seconds_left)
-    by_name = ratelimit.count_attempt("login", name, seconds=FAILURE_WINDOW)
-    attempts.append(by_name)
-    # A name has no space (names.LOGIN_RULE): the key is unambiguous whatever the address holds.
-    by_both = ratelimit.count_attempt("login-here", f"{name} {address}", seconds=FAILURE_WINDOW)
-    attempts.append(by_both)
+    # Counted together, so that attempts made at once see their two counts in one order. A name has
+    # no space (names.LOGIN_RULE): the key is unambiguous whatever the address holds.
+    by_name, by_both = ratelimit.count_attempts(
+        [("login", name), ("login-here", f"{name} {address}")], seconds=FAILURE_WINDOW
+    )
+    attempts += [by_name, by_both]
     guarded = by_name.count > settings.RATE_LOGIN_FAILURES
     if guarded and by_both.count > 1:  # this address already failed on this name (or tries it at once)
         raise ratelimit.refusal(TOO_MANY_FAILURES, min(by_name.seconds_left, by_both.seconds_left))

@@ -15,6 +15,8 @@ it back (entries are only ever added where nothing is stored). Without
 Redis, or while it fails, every request asks PostgreSQL as before. What a
 cache cannot see: a revocation while Redis is unreachable, or a bulk
 `QuerySet.update()` of players, leaves an entry to live out CACHE_SECONDS.
+Redis is asked with the event loop's client (web.storage): async code awaits
+`authenticate_token`, DRF's sync path goes through asgiref's async_to_sync.
 
 Each process also keeps the entries it read (LOCAL_SECONDS), so a script's
 requests cost no Redis round trip either, but only while it listens to the
@@ -29,6 +31,7 @@ refused by a generation count.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import functools
@@ -38,12 +41,14 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import redis
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import router
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
@@ -52,7 +57,7 @@ from rest_framework.authentication import TokenAuthentication, get_authorization
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from web.redis_clients import shared_client
+from web import storage
 from web.sockets import sign_ins
 
 if TYPE_CHECKING:
@@ -72,11 +77,6 @@ _FIELDS = [field for field in Player._meta.concrete_fields if field.attname != "
 _NAMES = [field.attname for field in _FIELDS]
 _DATETIMES = frozenset(field.attname for field in _FIELDS if field.get_internal_type() == "DateTimeField")
 _TOKEN_NAMES = [field.attname for field in Token._meta.concrete_fields]
-
-
-def _redis() -> redis.Redis | None:
-    url = settings.REDIS_URL
-    return shared_client(url, decode=True) if url else None
 
 
 def _prefix() -> str:
@@ -236,47 +236,52 @@ class CachedTokenAuthentication(TokenAuthentication):
     and refusing a token past its expiry (TOKEN_SECONDS after it was made)."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        client = _redis()
+        """DRF's sync path: this process's copy answers without I/O (so on the event loop itself,
+        web.async_views), anything else through `authenticate_token`."""
+        local = local_cache()
+        stored = local.get(cache_key(key)) if local is not None else None
+        found = _decode(stored) if stored else None
+        if found is not None:
+            return _as_read(key, *found)
+        if _on_event_loop():  # the copy went meanwhile: as the ORM would, refuse to block the loop
+            raise SynchronousOnlyOperation("the token's player must be read off the event loop")
+        return async_to_sync(self.authenticate_token)(key)
+
+    async def authenticate_token(self, key: str) -> tuple[Player, Token]:
+        """The token's player and the token, from this process's copy or Redis, else from
+        PostgreSQL (and then kept); DRF's AuthenticationFailed if refused."""
+        client = storage.redis_client()
         if client is None:
-            user, token = super().authenticate_credentials(key)
-            _refuse_if_expired(token.created)
-            return user, token
+            return await self._from_database(key)
         name = cache_key(key)
         local = local_cache()
         stored = local.get(name) if local is not None else None
+        generation = local.generation if local is not None else 0
         if stored is None:
-            generation = local.generation if local is not None else 0
             try:
-                # redis-py types the sync client's replies as its async one's too (Awaitable | Any)
-                stored = cast("str | None", client.get(name))
+                stored = await client.get(name)
             except (redis.RedisError, OSError) as error:
                 log.warning("token cache unavailable, asking PostgreSQL: %s", error)
-                user, token = super().authenticate_credentials(key)
-                _refuse_if_expired(token.created)
-                return user, token
+                return await self._from_database(key)
             if local is not None and stored and stored != _TOMBSTONE:
                 local.keep(name, stored, generation)
         found = _decode(stored) if stored and stored != _TOMBSTONE else None
         if found is None:
-            user, token = super().authenticate_credentials(key)
-            _refuse_if_expired(token.created)
+            user, token = await self._from_database(key)
             if stored is None and isinstance(user, Player):
                 text = _encode(user, token.created)
                 try:
-                    if client.set(name, text, nx=True, ex=CACHE_SECONDS) and local is not None:
+                    if await client.set(name, text, nx=True, ex=CACHE_SECONDS) and local is not None:
                         local.keep(name, text, generation)
                 except (redis.RedisError, OSError) as error:
                     log.warning("token cache unavailable, not kept: %s", error)
             return user, token
-        player, created = found
-        if not player.is_active:
-            raise AuthenticationFailed("User inactive or deleted.")
-        _refuse_if_expired(created)
-        # As the ORM would have read it (so saving it updates its row): from_db, Django's public way.
-        stored_as = {"key": key, "user_id": player.pk, "created": created}
-        token = Token.from_db(router.db_for_read(Token), _TOKEN_NAMES, [stored_as[name] for name in _TOKEN_NAMES])
-        token.user = player
-        return player, token
+        return _as_read(key, *found)
+
+    async def _from_database(self, key: str) -> tuple[Any, Token]:
+        user, token = await sync_to_async(super().authenticate_credentials)(key)
+        _refuse_if_expired(token.created)
+        return user, token
 
     def answers_at_once(self, request: Any) -> bool:
         """Whether `authenticate` answers `request` without I/O, so on the event loop itself
@@ -292,24 +297,50 @@ class CachedTokenAuthentication(TokenAuthentication):
             return True
 
 
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _as_read(key: str, player: Player, created: dt.datetime) -> tuple[Player, Token]:
+    """The cached player and their token, as the ORM would have read them; refused as DRF refuses."""
+    if not player.is_active:
+        raise AuthenticationFailed("User inactive or deleted.")
+    _refuse_if_expired(created)
+    # As the ORM would have read it (so saving it updates its row): from_db, Django's public way.
+    stored_as = {"key": key, "user_id": player.pk, "created": created}
+    token = Token.from_db(router.db_for_read(Token), _TOKEN_NAMES, [stored_as[name] for name in _TOKEN_NAMES])
+    token.user = player
+    return player, token
+
+
 def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:
     """Tombstone these tokens' entries and have every process drop its copy: the next requests ask
     PostgreSQL. The play sockets of `players` ask the database again on their next message."""
     signed_out = [sign_ins.player_name(pk) for pk in players]
     sign_ins.heard(signed_out)  # this process's sockets at once, before the change commits
-    client = _redis()
-    if client is None or not (token_keys or signed_out):
+    if not settings.REDIS_URL or not (token_keys or signed_out):
         return
     names = [cache_key(key) for key in token_keys]
     local = local_cache()
     if local is not None:
         local.drop(names)
+    async_to_sync(_tell_processes)(names, signed_out)
+
+
+async def _tell_processes(names: list[str], signed_out: list[str]) -> None:
+    client = storage.redis_client()
+    if client is None:
+        return
     try:
         pipe = client.pipeline(transaction=False)
         for name in names:
             pipe.set(name, _TOMBSTONE, ex=TOMBSTONE_SECONDS)
         pipe.publish(channel(), " ".join(names + signed_out))
-        pipe.execute()
+        await pipe.execute()
     except (redis.RedisError, OSError) as error:
         log.error("token cache not told of a change (%s): cached entries live out %s s", error, CACHE_SECONDS)
 

@@ -89,7 +89,7 @@ def _signed_in(request: Request, player: Player) -> Response:
     script gets its token."""
     browser = _from_the_browser(request)
     if request.session is not None and request.auth is None:
-        login(request._request, player, backend=auth_backend.PATH)
+        login(request, player, backend=auth_backend.PATH)  # DRF's Request passes the session and user through
     if browser:
         return Response({"username": player.username})
     return Response({"token": accounts.token_for(player), "username": player.username})
@@ -149,7 +149,7 @@ class LogOutView(APIView):
         assert isinstance(player, Player)
         if request.auth is not None:  # a script's log-out ends its token; the browser's, its session
             accounts.revoke_token(player)
-        logout(request._request)
+        logout(request)
         return Response({"ok": True})
 
 

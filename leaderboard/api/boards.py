@@ -18,10 +18,10 @@ from games.api.documents import refusals
 from games.api.openapi import BOARD, cursor
 from games.boards import Board, parse_board
 from games.ranking import KEY_LENGTH
-from leaderboard import loop_reads
+from leaderboard import selectors
 from leaderboard.api import params
 from leaderboard.api.documents import LeaderboardDocument
-from web.async_views import AsyncAPIView, on_the_loop
+from web.async_views import AsyncAPIView
 from web.errors import BadRequest
 
 
@@ -49,14 +49,9 @@ class LeaderboardView(AsyncAPIView):  # async: the hottest read, served on the e
     async def get(self, request: Request, board: str) -> Response:
         now = timezone.now()
         read = _read_of(board, request.query_params, now)
-        document = await loop_reads.leaderboard(
-            read.board,
-            params.viewer(request),
-            limit=read.limit,
-            cursor=read.cursor,
-            around_me=read.around_me,
-            now=now,
-            on_loop=on_the_loop(request),
+        viewer = selectors.player_id_of(params.viewer(request))
+        document = await selectors.read_board(
+            read.board, viewer, limit=read.limit, cursor=read.cursor, around_me=read.around_me
         )
         return Response(document)
 

@@ -12,7 +12,6 @@ from rest_framework.views import APIView
 from games.api.documents import refusals
 from games.api.openapi import BOARD, STEP
 from games.replays import par_line_document
-from games.services import close_expired_dailies
 from leaderboard.api.documents import ParDocument, ParReplayDocument
 from leaderboard.par import par_document
 
@@ -28,7 +27,6 @@ class ParView(APIView):
     )
     def get(self, request: Request, board: str) -> Response:
         now = timezone.now()
-        close_expired_dailies(now=now)  # the counts are of the final board
         return Response(par_document(board, now=now))
 
 

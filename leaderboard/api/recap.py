@@ -12,7 +12,6 @@ from rest_framework.views import APIView
 from games.api.documents import refusals
 from games.api.openapi import date_parameter, variant_parameter
 from games.boards import query_date
-from games.services import close_expired_dailies
 from leaderboard.api import params
 from leaderboard.api.documents import DailyRecapDocument
 from leaderboard.recap import daily_recap
@@ -34,5 +33,4 @@ class DailyRecapView(APIView):
         player = params.player(request)
         now = timezone.now()
         date = query_date(request.query_params.get("date"))
-        close_expired_dailies(now=now)  # the ranks and the par are of the final board once it is over
         return Response(daily_recap(player=player, variant=request.query_params.get("variant"), date=date, now=now))

@@ -22,22 +22,8 @@ SERVERS = ("daphne", "twisted", "autobahn")
 DOCUMENTED = {"_meta", "_default_manager", "_state", "_exit"}
 
 # (file, what is reached): each one a hook the library lacks, in one small module that says why.
-ALLOWED = {
-    # psycopg_pool 3.3.3 lets no one choose the check of a pool Django builds: the pool asks the
-    # operating system instead of PostgreSQL whether a kept connection is broken (a round trip
-    # saved on every request).
-    ("web/adapters.py", "._check"),
-}
-
-
-# Reaches in modules that the other changes of the same issue (42) take away: the request handler's
-# lean path and its pipelines, and the account views. Delete this list once they have landed.
-ELSEWHERE = {
-    ("web/http.py", "._handler_class"),
-    ("web/lean_chain.py", "._get_response"),
-    ("web/database/pipelines.py", "from psycopg._queries import"),
-    ("leaderboard/api/auth.py", "._request"),
-}
+# None is needed today.
+ALLOWED: set[tuple[str, str]] = set()
 
 
 def sources() -> Iterator[tuple[str, str]]:
@@ -144,7 +130,7 @@ def test_the_project_reaches_no_library_internals_beyond_its_short_list() -> Non
     assert len(files) > 100  # the walk sees the project
     found = reaches(files, own_names(files), _project_packages())
     assert len(ALLOWED) <= 3
-    known = ALLOWED | ELSEWHERE
+    known = ALLOWED
     unexpected = sorted(f"{name}:{line}: {what}" for name, line, what in found if (name, what) not in known)
     assert unexpected == []
     unused = ALLOWED - {(name, what) for name, _, what in found}

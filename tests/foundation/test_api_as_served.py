@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pytest
 import redis
+import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.asgi import get_asgi_application
@@ -24,6 +25,7 @@ from leaderboard import rank_index
 from tests.asgi_requests import browser, request, token_for
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
+from tests.loopback import free_port
 from web.bodies import WithLength
 
 pytestmark = [
@@ -170,32 +172,10 @@ async def test_redis_failing_mid_read_answers_from_sql(monkeypatch: pytest.Monke
     expected = await request("GET", BOARD)
     assert expected["status"] == 200
 
-    async def failing(commands: Any) -> Any:
-        raise redis.ConnectionError("Redis went away")
-
-    monkeypatch.setattr(rank_index, "pipelined_on_loop", failing)
+    away = redis.asyncio.Redis.from_url(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    monkeypatch.setattr(rank_index, "loop_client", lambda: away)
     answered = await request("GET", BOARD)
     assert answered["status"] == 200 and answered["body"] == expected["body"]
-
-
-async def test_a_dailys_attempts_left_open_are_closed_before_its_board_is_read() -> None:
-    from games import services
-    from games.models import GameSession
-    from tests.daily_helpers import store_unsettled_dailies
-
-    two_days_ago = timezone.now() - dt.timedelta(days=2)
-
-    @database_sync_to_async
-    def open_attempt() -> None:
-        store_unsettled_dailies(two_days_ago.date(), DAILY_VARIANTS[:1])
-        services.start_session(player=make_player("late"), daily=DAILY_VARIANTS[0], now=two_days_ago)
-
-    await open_attempt()
-    board = f"/api/leaderboards/daily:{two_days_ago.date().isoformat()}:{DAILY_VARIANTS[0]}"
-    answered = await request("GET", board)
-    assert answered["status"] == 200 and [e["player"] for e in orjson.loads(answered["body"])["entries"]] == ["late"]
-    assert await database_sync_to_async(GameSession.objects.filter(finished_at=None).count)() == 0
-    assert (await request("GET", board))["body"] == answered["body"]
 
 
 async def test_djangos_own_refusals_in_the_error_shape() -> None:

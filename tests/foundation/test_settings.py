@@ -39,8 +39,8 @@ def test_embedded_default_is_sqlite_and_in_memory_layer() -> None:
 def test_urls_switch_to_postgresql_and_redis() -> None:
     out = _load_settings({"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "REDIS_URL": "redis://127.0.0.1:6379/0"})
     assert out.returncode == 0, out.stderr
-    # PostgreSQL through Django's backend with the pool check of web/database/postgres (DB_POOL, the default).
-    assert out.stdout.split()[:2] == ["web.database.postgres", "channels_redis.pubsub.RedisPubSubChannelLayer"]
+    # PostgreSQL through Django's own backend, with its pool (DB_POOL, the default).
+    assert out.stdout.split()[:2] == ["django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer"]
     out = _load_settings({"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "DB_POOL": "false"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[0] == "django.db.backends.postgresql"

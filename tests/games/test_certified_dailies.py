@@ -16,6 +16,7 @@ import io
 from collections.abc import Callable
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django.test import Client
 
@@ -144,7 +145,7 @@ def test_prepared_days_ahead_are_neither_served_nor_playable_before_their_day(se
     noon = dt.datetime(2020, 3, 1, 12, tzinfo=dt.UTC)
     with pytest.raises(NotFound):
         dailies.daily_for(tomorrow.date, VARIANT, now=noon)
-    assert is_secret(GameCode.parse(tomorrow.stored_code.code), now=noon)
+    assert async_to_sync(is_secret)(GameCode.parse(tomorrow.stored_code.code), now=noon)
 
 
 @pytest.mark.django_db

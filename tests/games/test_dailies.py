@@ -209,9 +209,16 @@ def test_concurrent_starts_of_the_same_daily_give_one_ranked_session() -> None:
 
 
 @pytest.mark.django_db
-def test_reading_a_daily_board_after_one_oclock_closes_its_open_attempts(player: Player) -> None:
+def test_a_read_after_one_oclock_closes_nothing_and_the_closer_ends_the_attempt(player: Player) -> None:
     session, _ = services.start_session(player=player, daily="SP1-S1C", now=NOON)
     services.apply_action(player=player, session_id=session.pk, token="D", now=NOON + dt.timedelta(minutes=1))
+    client = APIClient()
+    client.force_authenticate(player)
+    for path in ("/api/leaderboards/daily:2020-03-01:SP1-S1C", f"/api/sessions/{session.pk}", "/api/daily"):
+        assert client.get(path).status_code == 200
+    session.refresh_from_db()
+    assert session.finished_at is None  # a GET stays a read
+    assert services.close_expired_dailies() == 1  # the closer's round
     board = APIClient().get("/api/leaderboards/daily:2020-03-01:SP1-S1C").json()
     assert [(e["player"], e["moves"], e["score"]) for e in board["entries"]] == [(player.username, 1, 499)]
     session.refresh_from_db()

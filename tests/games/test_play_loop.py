@@ -1,7 +1,7 @@
 """The play socket's common action on the event loop (games/play_loop.py): it answers what the
-database thread answers, commits before it answers, groups appends into one commit without letting
-one session's moved-on log or one failed statement take the others down, and a socket whose sign-in
-it keeps is still closed once its player is signed out."""
+database thread answers, commits before it answers, groups appends into one commit (web.storage,
+web.group_commit) without letting one session's moved-on log or one failed statement take the
+others down, and a socket whose sign-in it keeps is still closed once its player is signed out."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typing import Any
 
 import psycopg
 import pytest
+import redis
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connection
+from django.db import DataError, connection
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -26,8 +27,7 @@ from games.players import token_auth
 from tests.conftest import make_player
 from tests.games.play_helpers import follow
 from tests.security.snapshot import snapshot
-from web.database import group_commit
-from web.redis_clients import shared_client
+from web import group_commit, storage
 from web.sockets import sign_ins
 
 pytestmark = [
@@ -151,9 +151,8 @@ def _append_values(sessions: list[GameSession], player: Player) -> list[play.App
 async def test_a_batch_commits_the_sessions_whose_log_did_not_move_on() -> None:
     player, _, sessions = await database_sync_to_async(prepare)(3)
     first, second, moved = await database_sync_to_async(_append_values)(sessions, player)
-    committer = group_commit.for_this_loop()
-    assert await committer.fetchone(play.APPEND, moved) is not None  # another worker's append
-    rows = await asyncio.gather(*(committer.fetchone(play.APPEND, v) for v in (first, moved, second)))
+    assert await storage.commit_row(play.APPEND, moved) is not None  # another worker's append
+    rows = await asyncio.gather(*(storage.commit_row(play.APPEND, v) for v in (first, moved, second)))
     assert rows[0] is not None and rows[1] is None and rows[2] is not None
     counts = [await database_sync_to_async(stored_count)(session.id) for session in sessions]
     assert counts == [(1, 1), (1, 1), (1, 1)]  # the moved-on log got nothing more
@@ -187,9 +186,8 @@ TXID = group_commit.Statement(
 
 
 async def test_writes_arriving_together_share_one_transaction() -> None:
-    committer = group_commit.for_this_loop()
-    together = await asyncio.gather(*(committer.fetchone(TXID, {"n": n}) for n in (1, 2, 3)))
-    alone = await committer.fetchone(TXID, {"n": 4})
+    together = await asyncio.gather(*(storage.commit_row(TXID, {"n": n}) for n in (1, 2, 3)))
+    alone = await storage.commit_row(TXID, {"n": 4})
     assert alone is not None and all(row is not None for row in together)
     assert len({row[0] for row in together if row is not None}) == 1
     assert alone[0] != together[0][0]  # type: ignore[index]
@@ -198,31 +196,29 @@ async def test_writes_arriving_together_share_one_transaction() -> None:
 async def test_a_failing_write_fails_only_itself() -> None:
     player, _, sessions = await database_sync_to_async(prepare)(2)
     first, second = await database_sync_to_async(_append_values)(sessions, player)
-    committer = group_commit.for_this_loop()
     answers = await asyncio.gather(
-        committer.fetchone(play.APPEND, first),
-        committer.fetchone(TXID, {"n": 0}),
-        committer.fetchone(TXID, {"n": 1}),
-        committer.fetchone(play.APPEND, second),
+        storage.commit_row(play.APPEND, first),
+        storage.commit_row(TXID, {"n": 0}),
+        storage.commit_row(TXID, {"n": 1}),
+        storage.commit_row(play.APPEND, second),
         return_exceptions=True,
     )
-    assert isinstance(answers[1], psycopg.errors.DivisionByZero)
+    assert isinstance(answers[1], DataError) and isinstance(answers[1].__cause__, psycopg.errors.DivisionByZero)
     written = (answers[0], answers[2], answers[3])
     assert all(answer is not None and not isinstance(answer, BaseException) for answer in written)
     counts = [await database_sync_to_async(stored_count)(session.id) for session in sessions]
     assert counts == [(1, 1), (1, 1)]
 
 
-async def test_scripts_arriving_together_share_one_pipeline_and_a_failing_one_fails_alone() -> None:
-    committer = group_commit.for_this_loop()
+async def test_scripts_arriving_together_share_one_transaction_and_a_failing_one_fails_alone() -> None:
     scripts = [[("SELECT txid_current()", []), ("SELECT %s::int * 2", [n]), ("SELECT 1 / %s", [n])] for n in (1, 0, 3)]
-    answers = await asyncio.gather(*(committer.fetch_each(script) for script in scripts), return_exceptions=True)
-    assert isinstance(answers[1], psycopg.errors.DivisionByZero)  # its own error, and only its own
+    answers = await asyncio.gather(*(storage.commit_each(script) for script in scripts), return_exceptions=True)
+    assert isinstance(answers[1], DataError)  # its own error, and only its own
     first, third = answers[0], answers[2]
     assert isinstance(first, list) and isinstance(third, list)
     assert [row[0] for row in first[1:]] == [2, 1] and [row[0] for row in third[1:]] == [6, 0]  # type: ignore[index]
     # Retried one by one after the failure: each its own transaction then; together at first they shared one.
-    together = await asyncio.gather(*(committer.fetch_each(script) for script in (scripts[0], scripts[2])))
+    together = await asyncio.gather(*(storage.commit_each(script) for script in (scripts[0], scripts[2])))
     assert together[0][0] == together[1][0]
 
 
@@ -231,7 +227,7 @@ def _revoke_elsewhere(token: str, player: Player) -> None:
     publication arrives through Redis."""
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM authtoken_token WHERE key = %s", [token])
-    client = shared_client(token_auth.settings.REDIS_URL, decode=True)
+    client = redis.Redis.from_url(token_auth.settings.REDIS_URL, decode_responses=True)
     client.set(token_auth.cache_key(token), token_auth._TOMBSTONE, ex=token_auth.TOMBSTONE_SECONDS)
     client.publish(token_auth.channel(), f"{token_auth.cache_key(token)} {sign_ins.player_name(player.pk)}")
 

@@ -110,7 +110,11 @@ def test_many_actions_in_a_room_make_few_pushes_the_last_state_arrives_and_a_fin
     monkeypatch: pytest.MonkeyPatch, unlimited_actions: None, django_capture_on_commit_callbacks: Any
 ) -> None:
     pushed: list[dict[str, Any]] = []
-    monkeypatch.setattr(groups, "send", lambda group, message: pushed.append(message["room"]))
+
+    async def send(group: str, message: dict[str, Any]) -> None:
+        pushed.append(message["room"])
+
+    monkeypatch.setattr(groups, "send", send)
     timers = Timers()
     clock = Clock()  # the game below is played inside one window
     monkeypatch.setattr(room_progress, "pushes", Throttle(room_progress._push, clock=clock, later=timers.later))
@@ -138,7 +142,11 @@ def test_many_actions_in_a_room_make_few_pushes_the_last_state_arrives_and_a_fin
 @pytest.mark.django_db
 def test_a_race_action_takes_no_row_lock(monkeypatch: pytest.MonkeyPatch, unlimited_actions: None) -> None:
     pushed: list[str] = []
-    monkeypatch.setattr(groups, "send", lambda group, message: pushed.append(group))
+
+    async def send(group: str, message: dict[str, Any]) -> None:
+        pushed.append(group)
+
+    monkeypatch.setattr(groups, "send", send)
     # No throttle at all: every action pushes the table from the request's own thread, and still locks nothing.
     monkeypatch.setattr(room_progress, "pushes", Throttle(room_progress._push, interval=0))
     room, (host, _), tokens = _race(4)

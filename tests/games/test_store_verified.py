@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from rest_framework.test import APIClient
 
@@ -40,7 +41,11 @@ def pushes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, dict[str
     """What is pushed to the boards; someone watches BOARD meanwhile (an unwatched board gets no push
     where the layer can tell: games.groups.watched)."""
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(groups, "send", lambda group, message: sent.append((group, message)))
+
+    async def send(group: str, message: dict[str, Any]) -> None:
+        sent.append((group, message))
+
+    monkeypatch.setattr(groups, "send", send)
     with watching(groups.board_group(BOARD)):
         yield sent
 
@@ -112,7 +117,7 @@ def test_a_submission_stores_its_result_statistics_entry_and_pushes_after_commit
         (groups.board_group(BOARD), best.pk, 1),
     ]
     if settings.REDIS_URL:
-        page = rank_index.read_page(BOARD, after=None, count=10, mine=None)
+        page = async_to_sync(rank_index.read_page)(BOARD, after=None, count=10, mine=None)
         assert (page.version, page.keys) == (2, [entry.sort_key])
 
 

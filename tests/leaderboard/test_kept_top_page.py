@@ -111,14 +111,16 @@ def test_without_redis_nothing_is_kept_and_the_answer_is_the_same(api: APIClient
 
 
 @pytest.mark.postgres
-def test_the_read_of_my_entry_is_a_statement_postgresql_keeps_prepared(api: APIClient) -> None:
-    from django.db import connection
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("socket_cleanup")
+async def test_the_read_of_my_entry_is_a_statement_postgresql_keeps_prepared() -> None:
+    from asgiref.sync import sync_to_async
 
-    _scored(named("alice"), 300)
-    for _ in range(3):
-        assert api.get(URL).status_code == 200
-    with connection.cursor() as cursor:
-        mine = "SELECT (SELECT version%"  # the read, not the write's offer (which reads the version too)
-        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", [mine])
-        assert cursor.fetchone()[0] == 1
-    assert connection.connection.prepare_threshold is None  # Django's setting, for everything else
+    from web import storage
+
+    await sync_to_async(_scored)(await sync_to_async(named)("alice"), 300)
+    for _ in range(6):  # one after the other: one connection of the loop's pool serves them all
+        await selectors.read_board(parse_board(BOARD), None)
+    mine = "SELECT (SELECT version%"  # the read, not the write's offer (which reads the version too)
+    prepared = await storage.fetchone("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", [mine])
+    assert prepared == (1,)

@@ -6,6 +6,7 @@ import io
 
 import pytest
 import redis
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import override_settings
@@ -66,7 +67,7 @@ def test_an_improvement_replaces_the_players_member_and_an_older_update_cannot_u
     make_result(player, SPIDERETTE_WIN, log)  # the win
     best_key = BoardEntry.objects.get(player=player, board=BOARD).sort_key
     assert _members(BOARD) == [best_key]
-    rank_index.put(BOARD, player.pk, first_key)  # a late, out-of-order update of the first result
+    async_to_sync(rank_index.put)(BOARD, player.pk, first_key)  # a late, out-of-order update of the first result
     assert _members(BOARD) == [best_key] and first.pk != BoardEntry.objects.get(player=player, board=BOARD).result_id
 
 

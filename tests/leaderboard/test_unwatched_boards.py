@@ -33,7 +33,11 @@ def test_only_a_watched_board_is_pushed_and_every_change_is_indexed(monkeypatch:
     layer = InMemoryChannelLayer()
     monkeypatch.setattr(groups, "get_channel_layer", lambda: layer)
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(groups, "send", lambda group, message: sent.append((group, message)))
+
+    async def send(group: str, message: dict[str, Any]) -> None:
+        sent.append((group, message))
+
+    monkeypatch.setattr(groups, "send", send)
     client = APIClient()
     client.force_authenticate(make_player("unwatched"))
     _submit(client, LOG[:20])  # nobody watches
@@ -44,7 +48,7 @@ def test_only_a_watched_board_is_pushed_and_every_change_is_indexed(monkeypatch:
     assert [(group, m["entry"]["rank"]) for group, m in sent] == [(groups.board_group(BOARD), 1)]
     assert BoardVersion.objects.get(board=BOARD).version == 3
     if settings.REDIS_URL:
-        page = rank_index.read_page(BOARD, after=None, count=5, mine=None)
+        page = async_to_sync(rank_index.read_page)(BOARD, after=None, count=5, mine=None)
         assert page.version == 3 and page.total == 1
 
 
@@ -53,7 +57,8 @@ async def test_the_in_memory_layer_knows_its_watchers() -> None:
     with patch.object(groups, "get_channel_layer", lambda: layer):
         assert not groups.watched("board.code.SP1-S4C-AAAAAAA")
         await layer.group_add("board.code.SP1-S4C-AAAAAAA", "watcher.one")
-        assert groups.watched("board.code.SP1-S4C-AAAAAAA") and not groups.watched("board.code.SP1-S4C-AAAAAAB")
+        assert groups.watched("board.code.SP1-S4C-AAAAAAA")
+        assert not groups.watched("board.code.SP1-S4C-AAAAAAB")
         await layer.group_discard("board.code.SP1-S4C-AAAAAAA", "watcher.one")
         assert not groups.watched("board.code.SP1-S4C-AAAAAAA")
 

@@ -42,6 +42,8 @@ async def call(
         response["body"] += chunk["body"]
         if not chunk.get("more_body", False):
             break
+    # Django's handler finishes the request (its signals, then the access log) after the last byte.
+    await communicator.wait(timeout=20)
     del response["type"]
     response["headers"] = {bytes(k).decode().lower(): bytes(v).decode() for k, v in response.get("headers", ())}
     return response

@@ -157,7 +157,7 @@ async def test_the_scrape_is_prometheus_text_with_every_series(player: Player) -
         "league_socket_db_queue",
         "process_cpu_seconds",
     }
-    if settings.DATABASES["default"]["ENGINE"] == "web.database.postgres":
+    if settings.DATABASES["default"].get("OPTIONS", {}).get("pool"):
         expected |= {
             "league_db_pool_size",
             "league_db_requests_waiting",

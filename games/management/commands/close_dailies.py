@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandParser, OutputWrappe
 from django.utils import timezone
 
 from games.closer_lock import closer_lock
-from games.dailies import utc_today
+from games.dailies import next_publication, utc_today
 from games.daily_preparation import Step, prepare_ahead
 from games.engine import DAILY_VARIANTS
 from games.services import close_expired_dailies
@@ -26,6 +26,13 @@ STANDING_BY = "another closer is running; standing by"
 def _due(at: float | None) -> Callable[[], bool]:
     """Whether the monotonic clock has reached `at` (never, for None)."""
     return lambda: at is not None and time.monotonic() >= at
+
+
+def _next_round(started: float, every: int) -> float:
+    """When the next round is due on the monotonic clock: `every` seconds after this one began, or at
+    01:00 UTC if that comes first, so open attempts end at publication (reads never close them)."""
+    until_publication = (next_publication(timezone.now()) - timezone.now()).total_seconds()
+    return min(started + every, time.monotonic() + until_publication)
 
 
 class Progress:
@@ -94,7 +101,7 @@ class Command(BaseCommand):
                     standing_by = True
                 if not every:
                     return
-                time.sleep(max(0.0, every - (time.monotonic() - started)))
+                time.sleep(max(0.0, _next_round(started, every) - time.monotonic()))
         except KeyboardInterrupt:  # Ctrl-C on a closer started by hand: no traceback
             pass
         finally:
@@ -109,7 +116,7 @@ class Command(BaseCommand):
         progress.round_begins(utc_today(timezone.now()))
         # Between two candidates, give way to the next close when a round is due.
         prepared = prepare_ahead(
-            progress.today, should_stop=_due(started + every if every else None), progress=progress
+            progress.today, should_stop=_due(_next_round(started, every) if every else None), progress=progress
         )
         if prepared.pending or progress.stored or not every:
             self.stdout.write(f"{len(prepared.dailies)} dailies ready, {prepared.pending} still to prepare.")

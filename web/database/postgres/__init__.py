@@ -1,1 +1,0 @@
-"""Django's PostgreSQL backend with a pool check that needs no round trip (see base.py)."""

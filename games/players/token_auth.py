@@ -328,19 +328,18 @@ def forget(token_keys: list[str], *, players: Sequence[object] = ()) -> None:
     local = local_cache()
     if local is not None:
         local.drop(names)
-    async_to_sync(_tell_processes)(names, signed_out)
+    _tell_processes(names, signed_out)
 
 
-async def _tell_processes(names: list[str], signed_out: list[str]) -> None:
-    client = storage.redis_client()
-    if client is None:
-        return
+def _tell_processes(names: list[str], signed_out: list[str]) -> None:
+    # The blocking client: a signal handler is sync code, and may run where an event loop is running.
+    client = storage.blocking_redis(settings.REDIS_URL)
     try:
         pipe = client.pipeline(transaction=False)
         for name in names:
             pipe.set(name, _TOMBSTONE, ex=TOMBSTONE_SECONDS)
         pipe.publish(channel(), " ".join(names + signed_out))
-        await pipe.execute()
+        pipe.execute()
     except (redis.RedisError, OSError) as error:
         log.error("token cache not told of a change (%s): cached entries live out %s s", error, CACHE_SECONDS)
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 VECTORS = Path(__file__).resolve().parents[1] / "engine" / "vectors" / "replays.json"
 
@@ -96,3 +99,20 @@ def todays_dailies_with_russian_on(code: str) -> None:
         date=today, variant="RU1-C", k=0, code=str(GameCode.parse(code)), verdict="unknown", seconds=0.0
     )
     store_unsettled_dailies(today, DAILY_VARIANTS)
+
+
+def off_the_loop(work: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """`work` (set-up through the ORM) in a thread of its own. Playwright's sync API runs an event
+    loop in the test's thread, where a commit hook that goes through asgiref's async_to_sync (a
+    verified result's effects) cannot run; a server's request thread never has one."""
+
+    def run() -> Any:
+        from django.db import connections
+
+        try:
+            return work(*args, **kwargs)
+        finally:
+            connections.close_all()  # this thread's own
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.e2e import axe
 from tests.e2e.conftest import PHONE, keep, new_page
-from tests.e2e.helpers import api_post, sign_up, start, todays_dailies_with_russian_on, winning_log
+from tests.e2e.helpers import api_post, off_the_loop, sign_up, start, todays_dailies_with_russian_on, winning_log
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -68,7 +68,7 @@ def test_a_finished_daily_is_recapped_on_the_play_page_and_the_home_page(browser
     failures = _watch_failures(page)
     try:
         sign_up(page, server, "recapper", password="a long pass phrase 4")
-        won_before, lost_before = _past_days("recapper")
+        won_before, lost_before = off_the_loop(_past_days, "recapper")
         free = start(page, code="SP1-S2C-AAAAAAD")
         api_post(page, f"/api/sessions/{free['id']}/actions", {"action": "D"})
 

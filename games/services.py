@@ -324,12 +324,7 @@ def _append_winning(*, player: Player, current: LiveGame, action: Action, now: d
         position = locked.action_count + 1
         GameAction.objects.create(session=locked, seq=position, token=str(action), at=now)
         _copy_counters(locked, game, action_count=position, undos=locked.undos + (1 if isinstance(action, Undo) else 0))
-        _finish_locked(locked, game, now=now)
-        won = LiveGame(LiveSession.of(locked), game)
-        transaction.on_commit(lambda: live.put(won.session, game), robust=True)
-        session_pushes.changed_on_commit(locked)
-        transaction.on_commit(lambda: rooms.session_progressed(session=locked), robust=True)
-    return won
+        return _finish_won_locked(locked, game, now=now)
 
 
 # -------------------------------------------------------- hints and play-outs
@@ -337,7 +332,7 @@ def _append_winning(*, player: Player, current: LiveGame, action: Action, now: d
 
 def give_hint(*, player: Player, session_id: object, now: dt.datetime | None = None) -> dict[str, Any]:
     """A next action chosen from what the player sees (games/engine/hint.py), counted on the game:
-    like an undo, a hint makes its result not clean. None in a ranked blind deal (a 409)."""
+    like an undo, a hint makes its result not clean. Refused in a ranked blind deal (a 409)."""
     now = now or timezone.now()
     key = session_key(session_id)
     row = session_for(player=player, session_id=key)  # first: another player's asks spend nothing
@@ -395,11 +390,17 @@ def play_out(*, player: Player, session_id: object, now: dt.datetime | None = No
             raise RuntimeError(f"the play-out of session {key} did not win")
         GameAction.objects.bulk_create(played)
         _copy_counters(locked, game, action_count=session.action_count, undos=locked.undos)
-        _finish_locked(locked, game, now=now)
-        won = LiveGame(LiveSession.of(locked), game)
-        transaction.on_commit(lambda: live.put(won.session, game), robust=True)
-        session_pushes.changed_on_commit(locked)
-        transaction.on_commit(lambda: rooms.session_progressed(session=locked), robust=True)
+        return _finish_won_locked(locked, game, now=now)
+
+
+def _finish_won_locked(locked: GameSession, game: Game, *, now: dt.datetime) -> LiveGame:
+    """End a locked session whose game has just been won in this transaction, and once it commits
+    keep the won game in the cache and tell its sockets and its room."""
+    _finish_locked(locked, game, now=now)
+    won = LiveGame(LiveSession.of(locked), game)
+    transaction.on_commit(lambda: live.put(won.session, game), robust=True)
+    session_pushes.changed_on_commit(locked)
+    transaction.on_commit(lambda: rooms.session_progressed(session=locked), robust=True)
     return won
 
 

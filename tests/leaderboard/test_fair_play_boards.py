@@ -100,20 +100,23 @@ def _mine(result: Result) -> dict[str, Any]:
     return document
 
 
+HELD_YESTERDAY_COUNTED = {
+    "board": False,
+    "counted_on_board": 0,
+    "clean": False,
+    "entry": False,
+    "matched_par": 0,
+    "games": 1,  # yesterday's
+    "streak": 1,
+    "all_time": True,  # by yesterday's game alone
+}
+
+
 def test_a_held_result_joins_every_board_once_approved_and_the_decision_is_logged(today: Daily) -> None:
     result = _flagged("held", today)
     today.par = result.moves
     today.save(update_fields=["par"])
-    assert _everywhere(result, today) == {
-        "board": False,
-        "counted_on_board": 0,
-        "clean": False,
-        "entry": False,
-        "matched_par": 0,
-        "games": 1,  # yesterday's
-        "streak": 1,
-        "all_time": True,  # by yesterday's game alone
-    }
+    assert _everywhere(result, today) == HELD_YESTERDAY_COUNTED
     assert _mine(result)["status"] == "under_review"
     admin = _staff()
     page = admin.get(f"/admin/games/fairplayreview/{result.pk}/change/")
@@ -143,18 +146,6 @@ def test_a_held_result_joins_every_board_once_approved_and_the_decision_is_logge
     again = _decide(admin, result, verdict="approve", reason="")
     assert again.status_code == 200 and b"approved already" in again.content
     assert FairPlayDecision.objects.filter(review__result=result).count() == 1
-
-
-HELD_YESTERDAY_COUNTED = {
-    "board": False,
-    "counted_on_board": 0,
-    "clean": False,
-    "entry": False,
-    "matched_par": 0,
-    "games": 1,  # yesterday's
-    "streak": 1,
-    "all_time": True,  # by yesterday's game alone
-}
 
 
 def test_staff_void_a_result_approved_earlier_and_it_leaves_everything_it_joined(today: Daily) -> None:

@@ -11,28 +11,13 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.db.models import F
-from django.db.migrations.executor import MigrationExecutor
 
 from games.models import FairPlayDecision, FairPlayReview
+from tests.migrations.steps import migrate
 
 BEFORE = [("games", "0012_fair_play")]
 AFTER = [("games", "0013_fair_play_one_record")]
 AT = dt.datetime(2026, 12, 6, 9, 30, tzinfo=dt.UTC)
-
-
-def migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-@pytest.fixture
-def back_to_the_latest() -> Any:
-    """Whatever happens, the test database ends at the latest migrations, as every later test needs."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def _reviews(apps: Any) -> dict[str, Any]:

@@ -8,25 +8,11 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrations.steps import migrate
 
 BEFORE = [("games", "0010_player_index_covered")]
 AFTER = [("games", "0011_name_keys_fold_case")]
-
-
-def migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-@pytest.fixture
-def back_to_the_latest() -> Any:
-    """Whatever happens, the test database ends at the latest migrations, as every later test needs."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)

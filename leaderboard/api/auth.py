@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from games.api.documents import refusals
 from games.api.openapi import SPACE, padded, text
 from games.models import Player
-from games.players import accounts, auth_backend
+from games.players import accounts, auth_backend, guests
 from games.players.names import LOGIN_RULE, NAME_RULE
 from web.fields import ClosedSerializer, StrictCharField
 
@@ -66,10 +66,6 @@ MeSerializer = inline_serializer(
 )
 
 
-def client_address(request: Request) -> str:
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
-
-
 def _current_guest(request: Request) -> Player | None:
     user = request.user
     return user if isinstance(user, Player) and user.is_guest else None
@@ -109,7 +105,7 @@ class SignUpView(APIView):
         player = accounts.sign_up(
             username=data.validated_data["username"],
             password=data.validated_data["password"],
-            address=client_address(request),
+            address=guests.client_address(request),
             guest=_current_guest(request),
         )
         response = _signed_in(request, player)
@@ -131,7 +127,7 @@ class LogInView(APIView):
         player = accounts.log_in(
             username=data.validated_data["username"],
             password=data.validated_data["password"],
-            address=client_address(request),
+            address=guests.client_address(request),
         )
         return _signed_in(request, player)
 

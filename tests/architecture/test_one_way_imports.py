@@ -53,14 +53,27 @@ def test_the_walk_sees_imports_in_functions_and_under_type_checking() -> None:
     ]
 
 
-def test_games_never_imports_the_leaderboard() -> None:
-    offending = [
+def _imports_of(package: str, app: str) -> list[str]:
+    return [
         f"{path.relative_to(ROOT)}:{line} imports {module}"
-        for path in _modules("games")
+        for path in _modules(package)
         for line, module in imported(path.read_text())
-        if _of_app(module, "leaderboard")
+        if _of_app(module, app)
     ]
-    assert offending == []
+
+
+def test_games_never_imports_the_leaderboard() -> None:
+    assert _imports_of("games", "leaderboard") == []
+
+
+def test_games_never_imports_the_races() -> None:
+    # The referee runs rooms; rating them, matching racers and challenges are the races' own.
+    assert _imports_of("games", "races") == []
+
+
+def test_races_never_import_the_leaderboard() -> None:
+    # The player page shows a rating by asking the races (leaderboard -> races -> games).
+    assert _imports_of("races", "leaderboard") == []
 
 
 def test_config_imports_only_the_apps_routes() -> None:

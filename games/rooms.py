@@ -22,8 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import groups, room_progress, secret_codes, verified
+from games import groups, race_events, room_progress, secret_codes, verified
 from games.codes import fresh_code, parse_code, parse_variant_or_refuse
+from games.fair_play import Origin
 from games.models import GameSession, Player, Result, Room, RoomMember
 from games.players.guests import count_new_game
 from games.ranking import RankKey
@@ -56,11 +57,19 @@ def room_for(room_id: object, *, lock: bool = False) -> Room:
     return room
 
 
-def create_room(*, host: Player, variant: object = None, code: object = None, address: str | None = None) -> Room:
+def create_room(
+    *,
+    host: Player,
+    variant: object = None,
+    code: object = None,
+    address: str | None = None,
+    origin: Origin | None = None,
+) -> Room:
     """A room on a chosen code (shown to all), or on a fresh deal of a variant (secret until the end).
 
     Counted, once the request is known to be valid, against the rooms of the requesting `address`
-    (when given: a request's) and of the host; RateLimited past either."""
+    (when given: a request's) and of the host; RateLimited past either. `origin`: where the host
+    opened it from, told to the race listeners (games.race_events)."""
     if (variant is None) == (code is None):
         raise BadRequest(gettext('Give exactly one of "variant" or "code".'))
     if code is not None:
@@ -73,6 +82,7 @@ def create_room(*, host: Player, variant: object = None, code: object = None, ad
     with transaction.atomic():
         room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), code_secret=secret)
         RoomMember.objects.create(room=room, player=host)
+        race_events.joined(race_events.Joined(room_id=room.pk, player_id=host.pk, origin=origin))
     return room
 
 
@@ -90,7 +100,7 @@ def _count_new_room(*, host: Player, address: str | None) -> None:
     )
 
 
-def join_room(*, room_id: object, player: Player) -> Room:
+def join_room(*, room_id: object, player: Player, origin: Origin | None = None) -> Room:
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.members.filter(player=player).exists():
@@ -100,6 +110,7 @@ def join_room(*, room_id: object, player: Player) -> Room:
         if room.members.count() >= MAX_PLAYERS:
             raise Conflict(gettext("This room is full: a race has at most %(limit)s players.") % {"limit": MAX_PLAYERS})
         RoomMember.objects.create(room=room, player=player)
+        race_events.joined(race_events.Joined(room_id=room.pk, player_id=player.pk, origin=origin))
         _announce_on_commit(room)
     return room
 
@@ -156,12 +167,13 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
             raise Forbidden(gettext("Only the host can end the race."))
         if room.state == Room.State.FINISHED:
             return room
-        for member in room.members.select_related("player", "session").filter(
-            session__isnull=False, session__finished_at=None
-        ):
+        still_playing = list(
+            room.members.select_related("player", "session").filter(session__isnull=False, session__finished_at=None)
+        )
+        for member in still_playing:
             assert member.session is not None
             finish_session(player=member.player, session_id=member.session.pk, now=now)
-        _finish(room, now)
+        _finish(room, now, called_off=bool(still_playing) or room.state == Room.State.LOBBY)
         _announce_on_commit(room)
     return room
 
@@ -187,13 +199,14 @@ def member_progressed(*, session: GameSession) -> None:
     with transaction.atomic():
         room = room_for(room_id, lock=True)
         if room.state == Room.State.RACING and not room.members.filter(session__finished_at=None).exists():
-            _finish(room, session.finished_at or timezone.now())
+            _finish(room, session.finished_at or timezone.now(), called_off=False)
         _announce_on_commit(room)
 
 
-def _finish(room: Room, now: dt.datetime) -> None:
+def _finish(room: Room, now: dt.datetime, *, called_off: bool) -> None:
     """The race is over: its code is no longer secret, and its results rank on their boards now
-    (announced as revealed: they were counted when they were verified)."""
+    (announced as revealed: they were counted when they were verified). The race listeners hear of
+    it once this commits (`called_off`: the host ended it while a racer still played)."""
     room.state, room.ended_at = Room.State.FINISHED, now
     room.save(update_fields=["state", "ended_at"])
     # The update waits for a member's finish still in flight, so the read below sees its result.
@@ -206,6 +219,7 @@ def _finish(room: Room, now: dt.datetime) -> None:
             assert result.session is not None
             result.session.code_secret = False
             verified.announce(verified.Event(kind="revealed", result=result))
+    race_events.ended_on_commit(race_events.Ended(room_id=room.pk, called_off=called_off))
 
 
 def _announce_on_commit(room: Room) -> None:
@@ -221,16 +235,9 @@ def push_room(room_id: uuid.UUID) -> None:
 
 
 def room_document(room: Room) -> dict[str, Any]:
-    """The room as everyone sees it: the table of progress, best first once the race is on."""
-    members = list(room.members.select_related("player", "session"))
-    results = {
-        r.session_id: r for r in Result.objects.filter(session_id__in=[m.session_id for m in members if m.session_id])
-    }
-    russian = goal_of(room.variant) == "cards_home"
-    table = [_progress(m, results.get(m.session_id), russian) for m in members]
-    if room.state != Room.State.LOBBY:
-        table.sort(key=lambda keyed: keyed[0])
-    players = [row for _, row in table]
+    """The room as everyone sees it: the table of progress, best first once the race is on, and
+    what the race listeners add (games.race_events)."""
+    players = [row for _, row in table_of(room)]
     return {
         "id": str(room.pk),
         "host": room.host.display_name,
@@ -242,7 +249,22 @@ def room_document(room: Room) -> dict[str, Any]:
         "starts_in_ms": _starts_in_ms(room),
         "ended_at": room.ended_at.isoformat() if room.ended_at else None,
         "players": players,
+        **race_events.described(room),
     }
+
+
+def table_of(room: Room) -> list[tuple[RoomMember, dict[str, Any]]]:
+    """Each member with their row of the table, in the table's order once the race is on (the
+    final table's, once it is over): best first, as a board ranks (games.ranking.RankKey)."""
+    members = list(room.members.select_related("player", "session"))
+    results = {
+        r.session_id: r for r in Result.objects.filter(session_id__in=[m.session_id for m in members if m.session_id])
+    }
+    russian = goal_of(room.variant) == "cards_home"
+    table = [(*_progress(m, results.get(m.session_id), russian), m) for m in members]
+    if room.state != Room.State.LOBBY:
+        table.sort(key=lambda keyed: keyed[0])
+    return [(member, row) for _, row, member in table]
 
 
 def _starts_in_ms(room: Room) -> int:

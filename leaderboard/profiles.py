@@ -14,6 +14,7 @@ from games.ranking import decode_cursor, encode_cursor
 from games.selectors import result_document
 from leaderboard.models import PlayerStats
 from leaderboard.stats import stats_document
+from races.rating_board import player_ratings
 from web.errors import NotFound
 
 SERIES_POINTS = 200  # per variant: the most recent games
@@ -47,6 +48,7 @@ def player_page(*, name: str, limit: int, cursor: str | None, now: dt.datetime) 
         "results": [result_document(r, now=now) for r in results],
         "next_cursor": next_cursor,
         "series": _series(player),
+        "ratings": player_ratings(player),
     }
 
 

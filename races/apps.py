@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class RacesConfig(AppConfig):
     name = "races"
     verbose_name = "Rated races"
+
+    def ready(self) -> None:
+        from games import race_events
+        from races import ratings, rematch, review
+
+        # The referee announces races and builds the room's document; it knows nothing of ratings.
+        race_events.subscribe(ratings.on_race_event)
+        race_events.subscribe(review.on_race_event)
+        race_events.describe(ratings.describe)
+        race_events.describe(rematch.describe)

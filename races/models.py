@@ -48,3 +48,73 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room_id} {self.player_id} {self.place}/{self.racers}"
+
+
+class RacerOrigin(models.Model):
+    """Where a racer came into a room from, for the linked-accounts check (races.ratings): keyed
+    hashes of the device cookie and of the address, as the dailies keep (games.fair_play)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="racer_origins")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="racer_origins")
+    device = models.CharField(max_length=64, blank=True, default="")
+    address = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "player"], name="racer_origin_once")]
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.player_id}"
+
+
+class RaceVerdict(models.Model):
+    """Whether a finished race was rated, decided once (races.ratings), and if not, why."""
+
+    class Reason(models.TextChoices):
+        RATED = "rated"
+        CALLED_OFF = "called_off"  # the host ended it while a racer still played
+        KNOWN_CODE = "known_code"  # a chosen code, which anyone may have practised
+        TOO_FEW = "too_few"  # fewer than two racers with a name
+        LINKED = "linked"  # two racers share a device or an address
+
+    room = models.OneToOneField(Room, primary_key=True, on_delete=models.CASCADE, related_name="race_verdict")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    decided_at = models.DateTimeField()
+
+    @property
+    def rated(self) -> bool:
+        return self.reason == self.Reason.RATED
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.reason}"
+
+
+class DealReview(models.Model):
+    """The solver's winning line for a finished race's deal, found once after the race (races.review)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        WON = "won"
+        UNWINNABLE = "unwinnable"
+        UNKNOWN = "unknown"  # no win found within the budget
+
+    room = models.OneToOneField(Room, primary_key=True, on_delete=models.CASCADE, related_name="deal_review")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    line = models.TextField(blank=True, default="")  # the solver's tokens, space-separated
+    par = models.PositiveIntegerField(null=True, blank=True)
+    seconds = models.FloatField(default=0)
+    created_at = models.DateTimeField()
+    solved_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.status}"
+
+
+class Rematch(models.Model):
+    """A finished race's rematch: a new room on a fresh deal of its variant (races.rematch)."""
+
+    race = models.OneToOneField(Room, primary_key=True, on_delete=models.CASCADE, related_name="rematch")
+    room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="rematch_of")
+    created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.race_id} -> {self.room_id}"

@@ -288,6 +288,22 @@ RoomDocument = inline_serializer(
                 "session": serializers.UUIDField(allow_null=True, help_text="your refereed session once started"),
             },
         ),
+        # Added to a finished race's document by the rated races (games.race_events describers).
+        "rated": serializers.CharField(
+            required=False,
+            allow_null=True,
+            help_text="rated, or why not (called_off, known_code, too_few, linked); null until decided",
+        ),
+        "rematch": inline_serializer(
+            "RoomRematch",
+            {
+                "room": serializers.UUIDField(),
+                "state": serializers.ChoiceField(choices=["lobby", "racing", "finished"]),
+                "players": serializers.ListField(child=serializers.CharField(), help_text="who has joined it"),
+            },
+            required=False,
+            allow_null=True,
+        ),
     },
 )
 

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import rooms
+from games import fair_play, rooms
 from games.api.documents import RoomDocument, refusals
 from games.api.openapi import BLANK, CODE, SPACE, VARIANT, padded
 from games.models import Player
@@ -52,8 +52,13 @@ class RoomsView(APIView):
         data = NewRoomSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         address = guests.client_address(request)
+        origin = fair_play.origin_of(request)
         host, room = guests.play_as(
-            request, lambda player: (player, rooms.create_room(host=player, address=address, **data.validated_data))
+            request,
+            lambda player: (
+                player,
+                rooms.create_room(host=player, address=address, origin=origin, **data.validated_data),
+            ),
         )
         return _answer(room.pk, host, status.HTTP_201_CREATED)
 
@@ -82,7 +87,10 @@ class JoinRoomView(APIView):
         responses={200: RoomDocument, **refusals(401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, room_id: str) -> Response:
-        player, _ = guests.play_as(request, lambda player: (player, rooms.join_room(room_id=room_id, player=player)))
+        origin = fair_play.origin_of(request)
+        player, _ = guests.play_as(
+            request, lambda player: (player, rooms.join_room(room_id=room_id, player=player, origin=origin))
+        )
         return _answer(room_id, player)
 
 

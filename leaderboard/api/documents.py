@@ -4,6 +4,7 @@ from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from games.api.documents import Fields, ResultDocument, TableCounts
+from races.api.documents import PlayerRatingDocument
 
 _ENTRY: Fields = {
     "rank": serializers.IntegerField(),
@@ -112,6 +113,7 @@ PlayerPageDocument = inline_serializer(
             child=inline_serializer("SeriesPoint", _POINT, many=True),
             help_text="variant -> its most recent games, oldest first",
         ),
+        "ratings": PlayerRatingDocument,
     },
 )
 

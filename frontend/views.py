@@ -28,6 +28,7 @@ from games.refusals import of_error
 from games.rooms import room_for
 from games.selectors import session_for
 from leaderboard.profiles import named_player
+from races.ratings import GAMES, PROVISIONAL_RACES
 from web.errors import ServiceError
 
 View = Callable[..., HttpResponse]
@@ -160,6 +161,32 @@ def room(request: HttpRequest, room_id: str) -> dict[str, Any]:
     except ServiceError:
         raise Missing(gettext("There is no such race room"), gettext("No such race room.")) from None
     return {"page": "room", "room_id": room_id}
+
+
+@page("frontend/ratings.html")
+def ratings(request: HttpRequest, game: str = "SP") -> dict[str, Any]:
+    if game not in GAMES:
+        raise Missing(gettext("There is no such rating board"), gettext("Ratings are kept for SP, SD and RU."))
+    return {"page": "ratings", "game": game, "games": GAMES, "provisional_races": PROVISIONAL_RACES}
+
+
+@page("frontend/race_review.html")
+def race_review(request: HttpRequest, room_id: str) -> dict[str, Any]:
+    try:
+        room_for(room_id)
+    except ServiceError:
+        raise Missing(gettext("There is no such race room"), gettext("No such race room.")) from None
+    return {"page": "race-review", "room_id": room_id}
+
+
+@page("frontend/replay.html")
+def race_line(request: HttpRequest, room_id: str) -> dict[str, Any]:
+    """The solver's line for a finished race's deal, in the replay viewer; the API says when it is not there."""
+    try:
+        room = room_for(room_id)
+    except ServiceError:
+        raise Missing(gettext("There is no such replay"), gettext("No such race room.")) from None
+    return {"page": "replay", "source": f"/api/rooms/{room.pk}/review/line"}
 
 
 @page("frontend/fair_play.html")

@@ -3,7 +3,8 @@
 // the server's room document; nothing here knows the rules.
 import { LiveSocket } from "./socket.js";
 import { gettext, ngettext, fmt } from "./i18n.js";
-import { el, duration } from "./ui.js";
+import { el, duration, toast } from "./ui.js";
+import { drawAfterRace } from "./rematch.js";
 
 export class RacePanel {
   // `goal` and `total`: what a win counts ("sequences" or "cards_home") and how many win, from the table;
@@ -51,6 +52,9 @@ export class RacePanel {
       el("span", { class: "race-status" }, this.statusOf(p), p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : ""),
       final && p.result ? el("a", { href: `/replay/${p.result}/` }, gettext("Watch")) : null)));
     this.showMine();
+    drawAfterRace(this.root.querySelector("[data-after-race]"), room, {
+      me: this.me, onError: (message) => toast(message, { kind: "error" }),
+    });
   }
 
   // My own row in view in the strip of players (a phone shows few of them at once).

@@ -92,3 +92,9 @@ export function boardVariant(board) {
   const [kind, ...rest] = cleanTwin(board).all.split(":");
   return kind === "daily" ? rest[1] : variantOf(rest.join(":"));
 }
+
+// A game's name from its prefix ("SP" -> "Spider"), as the server names it.
+export function gameName(prefix) {
+  const game = catalogue.games.find((g) => g.prefix === prefix);
+  return game ? game.name : prefix;
+}

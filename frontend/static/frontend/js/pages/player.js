@@ -1,7 +1,8 @@
 // A player's page: statistics per variant, a chart of results over time, recent games.
 import { get } from "../api.js";
 import { scoreChart } from "../chart.js";
-import { goalOf, variantLabel, boardLabel } from "../variants.js";
+import { goalOf, variantLabel, boardLabel, gameName } from "../variants.js";
+import { ratingText } from "../ratings.js";
 import { gettext, fmt, language } from "../i18n.js";
 import { el, duration, dateTime, shortDate, watchLink } from "../ui.js";
 
@@ -64,6 +65,30 @@ function drawSeries(series) {
   show();
 }
 
+// Each game's race rating with its uncertainty, and its history as the results' chart is drawn:
+// a point a rated race (green: placed first).
+function drawRatings(ratings) {
+  const section = root.querySelector("[data-ratings-section]");
+  section.hidden = !ratings.length;
+  if (!ratings.length) return;
+  root.querySelector("[data-ratings]").replaceChildren(...ratings.map((r) => {
+    const dl = el("dl", {});
+    dl.append(el("dt", {}, gettext("Rating")), el("dd", {}, ratingText(r)));
+    dl.append(el("dt", {}, gettext("Rated races")), el("dd", {}, r.races));
+    if (r.provisional) dl.append(el("dt", {}, gettext("Status")), el("dd", {}, gettext("Provisional")));
+    return el("article", { class: "stat-card" }, el("h3", {}, gameName(r.game)), dl);
+  }));
+  const pick = root.querySelector("[data-rating-pick]");
+  const chart = root.querySelector("[data-rating-chart]");
+  pick.replaceChildren(...ratings.map((r) => el("option", { value: r.game }, gameName(r.game))));
+  const show = () => chart.replaceChildren(scoreChart((ratings.find((r) => r.game === pick.value) || {}).history || [], {
+    value: (p) => p.rating, when: (p) => p.at, won: (p) => p.place === 1, fromZero: false,
+    title: gettext("Rating after each rated race, oldest first"),
+  }));
+  pick.onchange = show;
+  show();
+}
+
 async function load(more = false) {
   const doc = await get(`/api/players/${encodeURIComponent(name)}${more && cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
   cursor = doc.next_cursor || null;
@@ -75,6 +100,7 @@ async function load(more = false) {
     stats.replaceChildren(...(doc.stats || []).map(statCard));
     if (!(doc.stats || []).length) stats.replaceChildren(el("p", { class: "muted" }, gettext("No games yet")));
     drawSeries(doc.series);
+    drawRatings(doc.ratings || []);
     results.replaceChildren();
   }
   results.append(...(doc.results || []).map(resultRow));

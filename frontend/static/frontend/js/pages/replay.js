@@ -1,7 +1,7 @@
 // The replay viewer: the full state after N actions, from the server, with step controls, a play
 // that steps by itself at a chosen speed, and the address of the step shown (?step=N), which opens
 // the replay there and which the share button copies. Its source is a player's verified game or a
-// daily's par line (the solver's winning line), shown alike.
+// daily's par line or a race's deal's (the solver's winning line), shown alike.
 import { get } from "../api.js";
 import { Board } from "../board.js";
 import { animateFrom } from "../animate.js";
@@ -39,7 +39,7 @@ async function go(target) {
   const before = shown ? board.snapshot() : null;
   step = doc.step;
   steps = doc.steps;
-  const code = doc.state.code || (doc.result && doc.result.code) || (doc.daily && doc.daily.code);
+  const code = doc.state.code || (doc.result && doc.result.code) || (doc.daily && doc.daily.code) || (doc.race && doc.race.code);
   const variant = variantOf(code);
   board.render(doc.state, { table: doc.table, known: true });
   if (before) animateFrom(before, board, { fromStock: doc.token === "D" });
@@ -50,10 +50,13 @@ async function go(target) {
   root.querySelector("[data-token]").textContent = doc.token ? fmt(gettext("Action: %(token)s"), { token: doc.token }) : gettext("The deal");
   root.querySelector("[data-score]").textContent = doc.state.score;
   root.querySelector("[data-moves]").textContent = doc.state.moves;
-  root.querySelector("[data-replay-facts]").textContent = doc.daily ? parFacts(doc.daily, code) : resultFacts(doc.result || {}, code);
+  root.querySelector("[data-replay-facts]").textContent = doc.daily ? parFacts(doc.daily, code)
+    : doc.race ? fmt(gettext("The solver's winning line on a race's deal · %(code)s"), { code })
+      : resultFacts(doc.result || {}, code);
   root.querySelector("[data-replay-title]").textContent = doc.daily
     ? `${gettext("Par line")}: ${variantLabel(variant)}`
-    : `${gettext("Replay")}: ${variantLabel(variant)}`;
+    : doc.race ? `${gettext("The solver's line")}: ${variantLabel(variant)}`
+      : `${gettext("Replay")}: ${variantLabel(variant)}`;
   root.querySelector("[data-first]").disabled = step === 0;
   root.querySelector("[data-back]").disabled = step === 0;
   root.querySelector("[data-forward]").disabled = step >= steps;

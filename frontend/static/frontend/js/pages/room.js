@@ -4,6 +4,7 @@ import { LiveSocket, statusText } from "../socket.js";
 import { goalOf, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
 import { el, duration } from "../ui.js";
+import { drawAfterRace } from "../rematch.js";
 
 const root = document.querySelector("[data-room]");
 const id = root.dataset.roomId;
@@ -55,6 +56,12 @@ function draw(room) {
     el("td", {}, p.won ? gettext("Won") : p.finished ? gettext("Finished") : room.state === "lobby" ? gettext("Ready") : gettext("Playing"),
       p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : "",
       p.result ? [" · ", el("a", { href: `/replay/${p.result}/` }, gettext("Watch"))] : ""))));
+  drawAfterRace(root.querySelector("[data-after-race]"), room, { me, onError: showError });
+}
+
+function showError(message) {
+  errorBox.textContent = message;
+  errorBox.hidden = false;
 }
 
 async function call(path) {

@@ -2,14 +2,15 @@
 
 A board ranks by the model's mean (mu), highest first, then by who got there first; the players
 still provisional (races.ratings.PROVISIONAL_RACES) are a list of their own, since a few races
-say little yet. A page's cursor names the last rating shown (games.ranking's encoding).
+say little yet. A page's cursor is how many entries come before it (games.ranking's encoding):
+any such cursor is a place on the board, past its end an empty page.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext
 
 from games.models import Player
@@ -20,7 +21,8 @@ from web.errors import BadRequest, NotFound
 
 GROUPS = ("rated", "provisional")
 HISTORY_POINTS = 200  # per game: the most recent races
-_ID_DIGITS = 19
+_DIGITS = 19
+_FURTHEST = 10**12  # past every board: an empty page, not an offset the database refuses
 
 
 def parse_game(game: object) -> str:
@@ -44,27 +46,12 @@ def _board(game: str, group: str) -> QuerySet[Rating]:
     return rows.filter(races__lt=PROVISIONAL_RACES)
 
 
-def _after(rows: QuerySet[Rating], last: Rating) -> QuerySet[Rating]:
-    return rows.filter(
-        Q(mu__lt=last.mu)
-        | Q(mu=last.mu, updated_at__gt=last.updated_at)
-        | Q(mu=last.mu, updated_at=last.updated_at, pk__gt=last.pk)
-    )
-
-
 def rating_board(*, game: object, group: object = None, limit: int, cursor: str | None) -> dict[str, Any]:
     """A page of a game's board (`group`: "rated", or "provisional" for the players with few races)."""
     chosen, which = parse_game(game), parse_group(group)
-    rows = _board(chosen, which)
-    ahead = 0
-    if cursor is not None:
-        pk = int(decode_cursor(cursor, _ID_DIGITS))
-        last = rows.filter(pk=pk).first()
-        if last is None:
-            raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
-        ahead = rows.count() - _after(rows, last).count()
-        rows = _after(rows, last)
-    page = list(rows.select_related("player").order_by("-mu", "updated_at", "pk")[: limit + 1])
+    rows = _board(chosen, which).select_related("player").order_by("-mu", "updated_at", "pk")
+    ahead = 0 if cursor is None else min(int(decode_cursor(cursor, _DIGITS)), _FURTHEST)
+    page = list(rows[ahead : ahead + limit + 1])
     more = len(page) > limit
     page = page[:limit]
     return {
@@ -79,7 +66,7 @@ def rating_board(*, game: object, group: object = None, limit: int, cursor: str 
             }
             for index, rating in enumerate(page, start=1)
         ],
-        "next_cursor": encode_cursor(f"{page[-1].pk:0{_ID_DIGITS}d}") if more else None,
+        "next_cursor": encode_cursor(f"{ahead + limit:0{_DIGITS}d}") if more else None,
     }
 
 

@@ -27,7 +27,7 @@ from games.models import Result, Room
 from games.selectors import table_counts
 from games.solver import solve
 from races.models import DealReview
-from web.errors import BadRequest, NotFound
+from web.errors import BadRequest, Conflict, NotFound
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def first_departure(tokens: list[str], line: list[str]) -> int | None:
 def _finished_room(room_id: object) -> Room:
     room = rooms.room_for(room_id)
     if room.state != Room.State.FINISHED:
-        raise NotFound(gettext("A race's review opens when the race is over."))
+        raise Conflict(gettext("A race's review opens when the race is over."))
     return room
 
 

@@ -98,7 +98,7 @@ class ReviewView(APIView):
         operation_id="race_review",
         summary="A finished race's review: where each player's game first left the solver's winning line",
         parameters=[ROOM_ID],
-        responses={200: RaceReviewDocument, **refusals(404, 429)},
+        responses={200: RaceReviewDocument, **refusals(404, 409, 429)},
     )
     def get(self, request: Request, room_id: str) -> Response:
         return Response(review.review_document(room_id=room_id))
@@ -111,7 +111,7 @@ class ReviewLineView(APIView):
         operation_id="race_solver_line",
         summary="Step through the solver's winning line for a finished race's deal (404 until found)",
         parameters=[ROOM_ID, STEP],
-        responses={200: RaceLineDocument, **refusals(400, 404, 429)},
+        responses={200: RaceLineDocument, **refusals(400, 404, 409, 429)},
     )
     def get(self, request: Request, room_id: str) -> Response:
         return Response(review.line_document(room_id=room_id, step=request.query_params.get("step")))

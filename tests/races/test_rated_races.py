@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from games import groups, rooms
 from games.engine import Game
 from games.models import Player, Room
+from games.ranking import encode_cursor
 from races import ratings, review
 from races.models import DealReview, RaceVerdict, Rating, RatingChange, Rematch
 from tests.leaderboard.factories import SPIDERETTE_WIN, named, vector_log
@@ -167,10 +168,12 @@ def test_the_rating_board_ranks_by_rating_keeps_provisional_players_apart_and_pa
     second = api.get("/api/ratings/RU", {"limit": 2, "cursor": first["next_cursor"]}).json()
     assert [(e["rank"], e["player"]) for e in second["entries"]] == [(3, "rater2")] and second["next_cursor"] is None
     assert api.get("/api/ratings/SP").json()["entries"] == []
+    past = api.get("/api/ratings/RU", {"cursor": encode_cursor("9" * 19)}).json()  # any place: past the end
+    assert past["entries"] == [] and past["next_cursor"] is None
     for query, status, words in [
         ({"group": "best"}, 400, "group is"),
         ({"limit": "0"}, 400, "limit is a whole number"),
-        ({"cursor": "MDAw"}, 400, "cursor is not valid"),
+        ({"cursor": "MDAw"}, 400, "cursor is not valid"),  # three digits: not one this board makes
     ]:
         refused = api.get("/api/ratings/RU", query)
         assert refused.status_code == status and words in refused.json()["error"]["message"]
@@ -246,8 +249,8 @@ def test_the_review_marks_where_each_game_first_left_the_solvers_line(
     room, (follower, leaver) = open_race(2, code=SOLVABLE)
     api = APIClient()
     hidden = api.get(f"/api/rooms/{room.pk}/review")
-    assert hidden.status_code == 404 and "when the race is over" in hidden.json()["error"]["message"]
-    assert api.get(f"/api/rooms/{room.pk}/review/line").status_code == 404
+    assert hidden.status_code == 409 and "when the race is over" in hidden.json()["error"]["message"]
+    assert api.get(f"/api/rooms/{room.pk}/review/line").status_code == 409
     assert not DealReview.objects.exists()  # nothing is searched, or shown, while the race is on
 
     line = review.solve(SOLVABLE, 10).actions  # the same search the review makes

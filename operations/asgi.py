@@ -1,14 +1,6 @@
-"""The operations layer around the whole ASGI application (config/asgi.py wraps it once).
-
-- `/health/alive`, `/health/ready` and `/metrics` are answered here, before Django: an
-  orchestrator or a scraper reaches a worker by its address, which is no host Django serves.
-- The client's address (and scheme) is the one a balancer in TRUSTED_PROXIES names in
-  X-Forwarded-For, and the peer's own from anyone else (operations.forwarded).
-- Every request and socket gets its request id (operations.requests); HTTP answers carry it
-  back in X-Request-ID, and each request and each socket ends with one JSON log line.
-- Open sockets and answer times are counted (operations.metrics).
-- What is in flight is known, so the server can drain (operations.drain): a socket is closed
-  with CLOSE_RESTARTING only between messages, never with an answer owed.
+"""The operations layer around the whole ASGI application (config/asgi.py; docs/operations.md):
+health and metrics before Django, the client a trusted balancer names, request ids and access log
+lines, counts, and what is in flight so the worker can drain (a socket closes only between messages).
 """
 
 from __future__ import annotations
@@ -30,8 +22,7 @@ Message = dict[str, Any]
 
 
 def operated(*, http: Any = None, websocket: Any = None) -> Any:
-    """The service's application: `http` for requests and `websocket` for sockets, with health,
-    metrics, request ids, access logs and draining."""
+    """The service's application: `http` for requests and `websocket` for sockets."""
 
     async def app(scope: Scope, receive: Any, send: Any) -> None:
         kind = scope["type"]
@@ -77,21 +68,17 @@ async def _http(application: Any, scope: Scope, receive: Any, send: Any) -> None
         metrics.HTTP_SECONDS.labels(method).observe(seconds)
         if access.isEnabledFor(logging.INFO):
             path = scope.get("path", "")
-            access.info(
-                "%s %s %s",
-                method,
-                path,
-                status,
-                extra={
-                    "request_id": request_id,
-                    "fields": {"method": method, "path": path, "status": status, "ms": round(seconds * 1000, 2)},
-                },
-            )
+            fields = {"method": method, "path": path, "status": status, "ms": round(seconds * 1000, 2)}
+            access.info("%s %s %s", method, path, status, extra=_extra(request_id, fields))
         requests.current.reset(token)
 
 
+def _extra(request_id: str, fields: dict[str, Any]) -> dict[str, Any]:
+    return {"request_id": request_id, "fields": fields}
+
+
 def _kind(path: str) -> str:
-    """`play`, `leaderboards`, `rooms`: the socket's kind, for metrics (a bounded set)."""
+    """The socket's kind, for metrics (a bounded set)."""
     parts = path.split("/", 3)
     kind = parts[2] if len(parts) > 2 and parts[1] == "ws" else ""
     return kind if kind in ("play", "leaderboards", "rooms") else "other"
@@ -100,7 +87,7 @@ def _kind(path: str) -> str:
 class Socket:
     """One WebSocket between the server and the application: its id, counts, and drain."""
 
-    # One per open socket, for as long as it is open: slots, not a dictionary (memory per socket).
+    # Slots, not a dictionary: one per open socket.
     __slots__ = (
         "_receive",
         "accepted",
@@ -141,23 +128,11 @@ class Socket:
             if self.accepted:
                 metrics.OPEN_SOCKETS.labels(self.kind).dec()
                 if access.isEnabledFor(logging.INFO):
-                    path = self.scope.get("path", "")
-                    access.info(
-                        "socket %s closed (%s) after %d messages",
-                        path,
-                        self.close_code,
-                        self.messages,
-                        extra={
-                            "request_id": self.request_id,
-                            "fields": {
-                                "path": path,
-                                "kind": self.kind,
-                                "close_code": self.close_code,
-                                "messages": self.messages,
-                                "seconds": round(time.perf_counter() - opened, 3),
-                            },
-                        },
-                    )
+                    path, code, messages = self.scope.get("path", ""), self.close_code, self.messages
+                    fields = {"path": path, "kind": self.kind, "close_code": code, "messages": messages}
+                    fields["seconds"] = round(time.perf_counter() - opened, 3)
+                    message = "socket %s closed (%s) after %d messages"
+                    access.info(message, path, code, messages, extra=_extra(self.request_id, fields))
             requests.current.reset(token)
 
     async def receive(self) -> Message:
@@ -185,7 +160,8 @@ class Socket:
         if self.closed:
             return  # e.g. a push that was on its way when the drain closed this socket
         if kind == "websocket.send":
-            self.frame_sent()
+            if self.asked_at:  # the first frame after a client message answers it
+                self._answered()
         elif kind == "websocket.accept":
             self.accepted = True
             metrics.OPEN_SOCKETS.labels(self.kind).inc()
@@ -194,21 +170,13 @@ class Socket:
             self.close_code = message.get("code", 1000)
         await self._send(message)
 
-    def frame_sent(self) -> None:
-        """A frame went to the client: the first after a client message answers it."""
-        if self.asked_at:
-            seconds = time.perf_counter() - self.asked_at
-            self.asked_at = 0.0
-            metrics.socket_answer_seconds(self.kind).observe(seconds)
-            if access.isEnabledFor(logging.DEBUG):
-                access.debug(
-                    "socket message %d answered",
-                    self.messages,
-                    extra={
-                        "request_id": self.request_id,
-                        "fields": {"kind": self.kind, "ms": round(seconds * 1000, 2)},
-                    },
-                )
+    def _answered(self) -> None:
+        seconds = time.perf_counter() - self.asked_at
+        self.asked_at = 0.0
+        metrics.socket_answer_seconds(self.kind).observe(seconds)
+        if access.isEnabledFor(logging.DEBUG):
+            fields = {"kind": self.kind, "ms": round(seconds * 1000, 2)}
+            access.debug("socket message %d answered", self.messages, extra=_extra(self.request_id, fields))
 
     async def restart(self) -> None:
         self.restarting = True
@@ -219,9 +187,6 @@ class Socket:
         await self.send({"type": "websocket.close", "code": drain.CLOSE_RESTARTING})
 
 
-# ------------------------------------------------------------------ the worker's own answers
-
-
 async def _answer(send: Any, status: int, body: bytes, content_type: bytes = b"application/json") -> None:
     headers = [(b"content-type", content_type), (b"cache-control", b"no-store")]
     await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -229,16 +194,12 @@ async def _answer(send: Any, status: int, body: bytes, content_type: bytes = b"a
 
 
 async def _alive(scope: Scope, send: Any) -> None:
-    """The process answers: its event loop turns."""
     await _answer(send, 200, b'{"status": "alive"}')
 
 
 async def _ready(scope: Scope, send: Any) -> None:
-    """PostgreSQL and Redis answer and every migration is applied (checked in a thread: they wait on I/O).
-
-    Each check's state names internal addresses and errors: it goes to the log, and into the answer
-    only for a probe on this machine (from loopback, passed on by no proxy). Anyone else, through
-    the balancer or not, gets the status alone."""
+    """The checks (in a thread: they wait on I/O) name internal addresses: only a probe beside the
+    worker is told them (forwarded.direct_from_loopback); anyone else gets the status alone."""
     if drain.state.draining:
         document: dict[str, Any] = {"status": "draining", "checks": {}}
         ready = False

@@ -1,11 +1,6 @@
-"""The processes `make run` (operations.run) and `make cluster` (operations.cluster) start and stop.
-
-Each child runs in a process group of its own, so the terminal's Ctrl-C reaches only the parent,
-which stops its children in order (the workers drain); and each ends when the parent ends
-(PR_SET_PDEATHSIG), so nothing is left behind even if the parent is killed outright.
-
-The closer (`manage.py close_dailies --loop 60`, docs/dailies.md) is a `Supervised` child: when it
-dies it is started again after a back-off that doubles up to a minute, and the terminal is told.
+"""The processes `make run` (operations.run) and `make cluster` (operations.cluster) start and stop
+(docs/operations.md, "The closer beside the workers"): each in a process group of its own, so Ctrl-C
+reaches only the parent, which stops them in order; each ends when the parent ends (PR_SET_PDEATHSIG).
 """
 
 from __future__ import annotations
@@ -15,6 +10,8 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from signal import SIGTERM  # the class below has a method named signal
@@ -24,8 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CLOSER_LOOP_SECONDS = 60
 FIRST_BACKOFF = 1.0
 LAST_BACKOFF = 60.0
-# A child that ran this long before it died starts its back-off over.
-STEADY_SECONDS = 300.0
+STEADY_SECONDS = 300.0  # a child that ran this long before it died starts its back-off over
+
+_opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
 
 
 def closer_command() -> list[str]:
@@ -34,9 +32,8 @@ def closer_command() -> list[str]:
 
 
 def die_with_parent() -> None:
-    """In the child: end when the process that started it ends (Linux), so nothing is left behind."""
     try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG (Linux)
     except OSError:
         pass
 
@@ -51,23 +48,47 @@ def ended(code: int) -> str:
     return f"exited (status {code})"
 
 
-def stop_on_signals() -> None:
-    """SIGTERM or SIGINT (Ctrl-C) raise KeyboardInterrupt in the foreground process, once: it then
-    stops what it started in order, and a second signal meanwhile does not cut that short."""
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def answers(url: str) -> int | None:
+    """The HTTP status `url` answers with (None: no answer)."""
+    try:
+        with _opener.open(url, timeout=2) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except (OSError, ValueError):
+        return None
+
+
+def serve(
+    start: Callable[[], None], step: Callable[[], int | None], stop: Callable[[], None], tell: Callable[[str], None]
+) -> int:
+    """`start`, then `step` every half second until it gives an exit status. SIGTERM or SIGINT (once:
+    a second one meanwhile does not cut the stop short) stops instead, with status 0; `stop` either way."""
     stopping = False
 
-    def stop(signum: int, _frame: object) -> None:
+    def interrupt(signum: int, _frame: object) -> None:
         nonlocal stopping
         if not stopping:
             stopping = True
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-
-
-def say(line: str) -> None:
-    print(line, flush=True)
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
+    try:
+        start()
+        while (code := step()) is None:
+            time.sleep(0.5)
+        return code
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        tell("stopping (the workers drain first)")
+        return 0
+    finally:
+        stop()
 
 
 class Child:
@@ -93,7 +114,7 @@ class Child:
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT if out is not None else None,
-                process_group=0,  # Ctrl-C reaches the parent, which stops its children in order
+                process_group=0,
                 preexec_fn=die_with_parent,
             )
         finally:
@@ -123,6 +144,16 @@ class Child:
         self.signal(signum)
         return self.wait(timeout)
 
+    def wait_answering(self, url: str, timeout: float) -> None:
+        """Until `url` answers 200; RuntimeError if this child ends first, TimeoutError after `timeout`."""
+        deadline = time.monotonic() + timeout
+        while answers(url) != 200:
+            if (code := self.poll()) is not None:
+                raise RuntimeError(f"the {self.name} exited with {code}{self.tail()}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the {self.name} did not answer {url} in {timeout:.0f} s{self.tail()}")
+            time.sleep(0.2)
+
     def tail(self, lines: int = 30) -> str:
         if self.log is None or not self.log.exists():
             return ""
@@ -131,7 +162,7 @@ class Child:
 
 class Supervised(Child):
     """A child started again whenever it dies (`check()`, called every second or so), after a
-    back-off of 1, 2, 4 ... up to 60 s, each time said on the terminal by `tell`."""
+    back-off of 1, 2, 4 ... up to 60 s, each time said by `tell`."""
 
     def __init__(
         self,
@@ -140,17 +171,14 @@ class Supervised(Child):
         env: Mapping[str, str],
         log: Path | None,
         *,
-        tell: Callable[[str], None] = say,
-        first_backoff: float = FIRST_BACKOFF,
+        tell: Callable[[str], None],
     ) -> None:
         super().__init__(name, command, env, log)
         self.tell = tell
-        self.first_backoff = first_backoff
-        self.backoff = first_backoff
+        self.backoff = FIRST_BACKOFF
         self.started_at = 0.0
         self.restart_at: float | None = None
         self.stopping = False
-        self.restarts = 0
 
     def start(self) -> None:
         super().start()
@@ -158,21 +186,18 @@ class Supervised(Child):
         self.restart_at = None
 
     def check(self) -> None:
-        if self.stopping:
-            return
-        code = self.poll()
+        code = None if self.stopping else self.poll()
         if code is None:
             return
         now = time.monotonic()
         if self.restart_at is None:
             if now - self.started_at >= STEADY_SECONDS:
-                self.backoff = self.first_backoff
+                self.backoff = FIRST_BACKOFF
             self.restart_at = now + self.backoff
             self.tell(f"the {self.name} {ended(code)}; starting it again in {self.backoff:.0f} s")
             self.backoff = min(self.backoff * 2, LAST_BACKOFF)
         elif now >= self.restart_at:
             self.start()
-            self.restarts += 1
             self.tell(f"the {self.name} started again (pid {self.pid})")
 
     def stop(self, timeout: float, signum: int = SIGTERM) -> int | None:

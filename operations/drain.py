@@ -1,10 +1,4 @@
-"""What a worker has in flight, and how it drains before it stops (operations.server calls `drain`).
-
-A request in flight is answered. A socket is closed with CLOSE_RESTARTING as soon as it has
-answered the message it was handling (at once if it was idle). Frames it had not begun are never
-handed to the application, so nothing in them was acknowledged: the client sends them again once
-it has reconnected (the browser sends each action with `at`, so a resend is never applied twice).
-"""
+"""What a worker has in flight, and its drain before it stops (docs/operations.md, "Stopping a worker")."""
 
 from __future__ import annotations
 
@@ -31,10 +25,7 @@ state = InFlight()
 
 
 async def drain(*, seconds: float) -> tuple[int, int]:
-    """Close every socket once idle and wait for requests and sockets to end, at most `seconds`.
-
-    Returns the (requests, sockets) still open then; the server stops either way.
-    """
+    """Close every socket once idle and wait at most `seconds` for all to end: the (requests, sockets) left."""
     state.draining = True
     metrics.DRAINING.set(1)
     for socket in list(state.sockets):

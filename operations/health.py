@@ -1,10 +1,4 @@
-"""Readiness: can this worker serve? PostgreSQL answers, Redis answers, every migration is applied.
-
-Liveness needs no check of its own (operations.asgi answers it from the event loop). Each check
-reads "ok" (or "not configured" for Redis on the embedded default) or says what is wrong. What is
-wrong names internal addresses and errors: it goes to the log (`log_readiness`) and to a probe on
-the worker's own machine, never to a client (operations.asgi).
-"""
+"""Readiness: PostgreSQL and Redis answer, every migration is applied (docs/operations.md, "Health")."""
 
 from __future__ import annotations
 
@@ -22,14 +16,12 @@ from web.storage import blocking_redis
 log = logging.getLogger(__name__)
 
 FINE = ("ok", "not configured")
-# While the same checks fail, they are logged again at most this often: a probe (or anyone asking
-# through the balancer) every few seconds writes no line each time.
+# While the same checks fail, they are logged again at most this often, not on every probe.
 LOG_AGAIN_SECONDS = 60
 _logged: tuple[str, float] | None = None  # the failures last logged, and when (monotonic)
 _logged_lock = threading.Lock()
 
-# Applied migrations stay applied: once seen, the check is not made again (it reads every
-# migration module and the django_migrations table).
+# Applied migrations stay applied: once seen, the (costly) check is not made again.
 _migrated = False
 
 

@@ -1,6 +1,4 @@
-"""Log records as JSON lines: one object per line, with the request id of the request or socket
-that was being served (operations.requests), so a log search joins the balancer's line to the
-worker's. nginx writes its access log in the same shape (deploy/nginx)."""
+"""Log records as JSON lines, with the request id being served (docs/operations.md, "Logs")."""
 
 from __future__ import annotations
 
@@ -15,11 +13,7 @@ from operations import requests
 
 
 class JsonFormatter(logging.Formatter):
-    """`{"time", "level", "logger", "message", "pid", "request_id"?, ...fields, "exception"?}`.
-
-    A call adds its own fields with `extra={"fields": {...}}`, and may name its request with
-    `extra={"request_id": ...}` (else the one being served when the line is written).
-    """
+    """A call adds fields with `extra={"fields": {...}}` and may name its `request_id` (else the current one)."""
 
     def format(self, record: logging.LogRecord) -> str:
         document: dict[str, Any] = {

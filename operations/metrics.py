@@ -1,14 +1,5 @@
-"""The service's metrics, in Prometheus's text format (prometheus_client).
-
-Each worker process keeps its own values in memory and answers `GET /metrics` on its own port
-(operations.asgi); Prometheus scrapes every worker (by DNS in compose, by port list on one
-machine) and adds them up. There is no shared multiprocess directory: nothing to wipe when a
-worker restarts, nothing stale when one is killed, and the scrape-time readings below (the
-database pool, the sockets' database threads) are the scraped worker's own. The balancer never
-passes `/metrics` on.
-
-On the hot path only counters and histograms are touched (a lock and an add, no I/O); the
-instrumentation points in games/ and leaderboard/ are one line each: a decorator or a call.
+"""The service's metrics (prometheus_client), each worker's own, scraped at its `/metrics`
+(docs/operations.md, "Metrics"). The hot path only touches counters and histograms: no I/O.
 """
 
 from __future__ import annotations
@@ -16,8 +7,9 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache, wraps
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 from prometheus_client.core import REGISTRY, CounterMetricFamily, GaugeMetricFamily
@@ -123,8 +115,7 @@ def judged_action(func: F) -> F:
 
 
 def action_judged(started: float, error: BaseException | None = None) -> None:
-    """One action answered (applied, or refused with `error`) that was judged from `started` on
-    (time.perf_counter): apply_action's count, also the play socket's own (games.play_loop)."""
+    """One action judged from `started` (time.perf_counter) on: applied, or refused with `error`."""
     ACTION_SECONDS.observe(time.perf_counter() - started)
     if error is not None:
         ACTIONS.labels(refusal_name(error)).inc()
@@ -132,54 +123,44 @@ def action_judged(started: float, error: BaseException | None = None) -> None:
         _APPLIED.inc()
 
 
+@contextmanager
+def _submitting() -> Iterator[None]:
+    try:
+        yield
+    except Exception as error:
+        SUBMISSIONS.labels(refusal_name(error)).inc()
+        raise
+
+
+def _submitted(answer: Any) -> Any:
+    (_VERIFIED if answer[0] == 201 else SUBMISSIONS.labels("illegal")).inc()
+    return answer
+
+
 def submission(func: F) -> F:
-    """Count each batch submission (games.submissions, whose functions answer (status, body), on a
-    thread or, awaited, on the event loop)."""
-
-    def count(answer: Any) -> Any:
-        (_VERIFIED if answer[0] == 201 else SUBMISSIONS.labels("illegal")).inc()
-        return answer
-
+    """Count each batch submission (games.submissions: (status, body), sync or awaited)."""
     if inspect.iscoroutinefunction(func):
 
         @wraps(func)
         async def counted_on_loop(*args: Any, **kwargs: Any) -> Any:
-            try:
+            with _submitting():
                 answer = await func(*args, **kwargs)
-            except Exception as error:
-                SUBMISSIONS.labels(refusal_name(error)).inc()
-                raise
-            return count(answer)
+            return _submitted(answer)
 
         return counted_on_loop  # type: ignore[return-value]
 
     @wraps(func)
     def counted(*args: Any, **kwargs: Any) -> Any:
-        try:
+        with _submitting():
             answer = func(*args, **kwargs)
-        except Exception as error:
-            SUBMISSIONS.labels(refusal_name(error)).inc()
-            raise
-        return count(answer)
+        return _submitted(answer)
 
     return counted  # type: ignore[return-value]
 
 
 def timed(histogram: Histogram) -> Callable[[F], F]:
-    """Observe how long each call of the decorated function takes, refusals included (one plain frame)."""
-
-    def decorate(func: F) -> F:
-        @wraps(func)
-        def timing(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return func(*args, **kwargs)
-            finally:
-                histogram.observe(time.perf_counter() - started)
-
-        return timing  # type: ignore[return-value]
-
-    return decorate
+    """Observe how long each call of the decorated function takes, refusals included."""
+    return cast(Callable[[F], F], histogram.time())
 
 
 def counts(counter: Counter) -> Callable[[F], F]:
@@ -204,10 +185,7 @@ def push_sent(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def push_arrived(message: dict[str, Any]) -> None:
-    """A socket is handed a change sent to its group (games.groups): its delay.
-
-    The delay compares two processes' clocks: one machine's, or machines kept in step by NTP.
-    """
+    """A socket is handed a change sent to its group (games.groups): its delay (across processes' clocks)."""
     delay, deliveries = _push_metrics(message.get("type", ""))
     delay.observe(max(0.0, time.time() - float(message.get("sent_at", 0.0))))
     deliveries.inc()
@@ -219,6 +197,23 @@ def _push_metrics(kind: str) -> tuple[Histogram, Counter]:
     return PUSH_DELAY_SECONDS.labels(kind), PUSH_DELIVERIES.labels(kind)
 
 
+# (family, series, help, the pool's stat, its unit): read from psycopg_pool's get_stats().
+_POOL_SERIES = (
+    (GaugeMetricFamily, "pool_size", "Connections the pool holds", "pool_size", 1),
+    (GaugeMetricFamily, "pool_available", "Connections idle in the pool", "pool_available", 1),
+    (GaugeMetricFamily, "requests_waiting", "Requests waiting for a connection now", "requests_waiting", 1),
+    (CounterMetricFamily, "pool_waits", "Requests that had to wait for a connection", "requests_queued", 1),
+    (
+        CounterMetricFamily,
+        "pool_wait_seconds",
+        "Time requests spent waiting for a connection",
+        "requests_wait_ms",
+        1000,
+    ),
+    (CounterMetricFamily, "pool_timeouts", "Requests that got no connection in time", "requests_errors", 1),
+)
+
+
 class _PoolCollector(Collector):
     """Read at scrape time, never on a request: the database pool and the sockets' database threads."""
 
@@ -226,48 +221,20 @@ class _PoolCollector(Collector):
         return []  # registered without a first reading: that would open the pool as the module is imported
 
     def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
-        stats = _pool_stats()
-        if stats is not None:
-            for name, help_text in (
-                ("pool_size", "Connections the pool holds"),
-                ("pool_available", "Connections idle in the pool"),
-                ("requests_waiting", "Requests waiting for a connection now"),
-            ):
-                yield GaugeMetricFamily(f"league_db_{name}", help_text, value=stats.get(name, 0))
-            yield CounterMetricFamily(
-                "league_db_pool_waits",
-                "Requests that had to wait for a connection",
-                value=stats.get("requests_queued", 0),
-            )
-            yield CounterMetricFamily(
-                "league_db_pool_wait_seconds",
-                "Time requests spent waiting for a connection",
-                value=stats.get("requests_wait_ms", 0) / 1000,
-            )
-            yield CounterMetricFamily(
-                "league_db_pool_timeouts",
-                "Requests that got no connection in time",
-                value=stats.get("requests_errors", 0),
-            )
+        from django.db import connections
+
+        from web.sockets.consumer import queued_calls
+
+        # Django's pool (5.1), one per alias and process; None without one (SQLite, no pool configured).
+        pool = getattr(connections["default"], "pool", None)
+        stats = {} if pool is None else pool.get_stats()
+        for family, name, help_text, stat, unit in _POOL_SERIES if pool is not None else ():
+            yield family(f"league_db_{name}", help_text, value=stats.get(stat, 0) / unit)
         yield GaugeMetricFamily(
             "league_socket_db_queue",
             "Socket database calls waiting for one of the sockets' threads",
-            value=_socket_database_queue(),
+            value=queued_calls(),
         )
-
-
-def _pool_stats() -> dict[str, int] | None:
-    from django.db import connections
-
-    # Django keeps one per alias, per process (since 5.1); None without one (SQLite, no pool configured).
-    pool = getattr(connections["default"], "pool", None)
-    return None if pool is None else dict(pool.get_stats())
-
-
-def _socket_database_queue() -> int:
-    from web.sockets.consumer import queued_calls
-
-    return queued_calls()
 
 
 REGISTRY.register(_PoolCollector())

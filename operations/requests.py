@@ -1,9 +1,6 @@
-"""Request ids: one per HTTP request or socket, so that one action can be followed from the
-balancer's log line to the worker's.
+"""Request ids: nginx's `$request_id` (X-Request-ID), or one made here, for each request and socket.
 
-nginx sends its `$request_id` as X-Request-ID (deploy/nginx); a worker reached directly makes
-its own. The id lives in a context variable for the request's or socket's task, and the threads
-it hands work to (Django's request thread, the sockets' database threads) carry the context.
+It lives in a context variable, which Django's request thread and the sockets' database threads carry.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ from contextvars import ContextVar
 from typing import Any
 
 HEADER = b"x-request-id"
-# What is taken from the header: short and plain, so a caller cannot put anything odd in a log line.
+# Short and plain: a caller cannot put anything odd in a log line.
 _WELL_FORMED = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
 current: ContextVar[str] = ContextVar("request_id", default="")

@@ -1,22 +1,7 @@
-"""`python -m operations.server [daphne's arguments] config.asgi:application`: daphne with a graceful stop.
-
-daphne runs as it comes (its command line); this module only takes over SIGTERM and SIGINT, which
-plain daphne answers by cancelling everything at once. Here a signal starts a drain:
-
-1. the worker stops listening, so the balancer's next attempt to connect here is refused and it
-   tries another worker (connections already accepted are served);
-2. requests in flight are answered; each socket finishes the message it was handling and is
-   closed with CLOSE_RESTARTING (4012), on which the browser reconnects at once, through the
-   balancer, to another worker (operations.drain, run by operations.asgi);
-3. when nothing is left, daphne stops as it always does (exit status 0).
-
-After DRAIN_SECONDS, or on a second signal, it stops at once with what is left (exit status 1).
-Everything here is Twisted's and daphne's public API: the reactor's readers and its listening
-ports, `callWhenRunning`, `callFromThread` and `stop`.
-
-daphne's `--proxy-headers` is refused: the client's address is taken from X-Forwarded-For only
-when a balancer in TRUSTED_PROXIES sends it (operations.forwarded). daphne's own access log is off
-unless `-v 1` asks for it: the operations layer writes one JSON line per request instead.
+"""`python -m operations.server [daphne's arguments] config.asgi:application`: daphne with a graceful
+stop in place of its own signal handling (docs/operations.md, "Stopping a worker"), through Twisted's
+and daphne's public API only. daphne's `--proxy-headers` is refused (operations.forwarded), and its
+access log is off unless `-v 1` asks for it (operations.asgi writes one JSON line per request).
 """
 
 from __future__ import annotations
@@ -36,8 +21,7 @@ from twisted.internet.interfaces import IListeningPort
 log = logging.getLogger("operations.server")
 reactor: Any = installed_reactor  # daphne's asyncio reactor (Twisted's typing of the module is partial)
 
-# daphne's options that take the client's address from a header whoever sends it: the worker takes
-# it only from TRUSTED_PROXIES (operations.forwarded).
+# daphne's options that believe the client's address from whoever sends it.
 PROXY_HEADER_OPTIONS = ("--proxy-headers", "--proxy-headers-host", "--proxy-headers-port")
 
 
@@ -96,7 +80,6 @@ class Stopping:
 
 
 async def _close_loop_connections() -> None:
-    """The event loop's pool and Redis client (web/storage.py)."""
     from web import storage
 
     try:
@@ -136,9 +119,8 @@ def main() -> None:
     reactor.callWhenRunning(stopping.take_signals)  # after Twisted installed its own handlers
     command.run(arguments)
     if not stopping.clean:
-        # Work was left (a second signal, or the drain ran out of time): a database call may still
-        # hold one of its threads, which a normal exit would wait for. Its transaction rolls back
-        # when the connection closes, and it was never acknowledged.
+        # Work was left: a database call may hold a thread a normal exit would wait for. Its
+        # transaction, never acknowledged, rolls back when the connection closes.
         logging.shutdown()
         os._exit(1)
 

@@ -1,16 +1,6 @@
-"""The base of the API's async views (the hottest two): DRF's APIView whose handlers are coroutines,
-run on the server's event loop, and where their storage work runs.
-
-The view is DRF's in everything but the awaiting: the same authenticators, permissions, parsers,
-serializers, renderer and exception handler (web.api_errors), so the same answers and the same
-OpenAPI document as any view. Django's handler calls an async view on the loop (Django's own
-View.as_view sees the coroutine handlers). DRF's checks before the handler (`initial`) run on the
-loop too when the caller is known without I/O (no credentials, or a token this process holds: an
-authenticator says so with `answers_at_once`), else on the request's thread as a sync view's would;
-the answer is rendered on the loop, not on a trip to the thread.
-
-Their storage work goes through web.storage, which chooses the way for the loop it runs on (the
-server's own clients, or Django's connection for a test client's request and the embedded default).
+"""The base of the API's async views: DRF's APIView, its handlers awaited on the server's event loop.
+The same authenticators, permissions, renderer and exception handler as any view; DRF's `initial` runs
+on the loop when no authenticator needs I/O (`answers_at_once`), else on the request's thread.
 """
 
 from __future__ import annotations
@@ -60,8 +50,7 @@ class AsyncAPIView(APIView):
         return drf_request
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        """DRF's answer, rendered here by the view's renderer and handed on as a plain response: Django
-        renders a DRF Response on a trip to the request's thread, and the loop has it in hand."""
+        """Rendered here as a plain response: Django would render a DRF Response on the request's thread."""
         response = super().finalize_response(request, response, *args, **kwargs)
         if not isinstance(response, Response):
             return response

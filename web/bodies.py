@@ -1,10 +1,5 @@
-"""A request body without a Content-Length (chunked), read before Django's ASGI handler sees it.
-
-Django and DRF read a body as far as its Content-Length says, so one sent without it read as empty.
-Here it is counted against MAX_BODY_BYTES as it arrives (past it: 413 in the API's error shape and
-the client's language, and Django never sees the request), then handed on whole with the length it
-lacked. A request with a Content-Length passes untouched: BodySizeLimitMiddleware refuses one over
-the cap, and nginx caps every body before a worker sees it (deploy/nginx).
+"""A request body without a Content-Length (chunked), read and counted against MAX_BODY_BYTES before
+Django's ASGI handler, which would read it as empty (413 past it), then handed on with its length.
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""Refusals shared by the HTTP API and the WebSockets.
-
-Services raise these; the DRF exception handler and the consumers turn them
-into the one error shape of docs/api.md (Refusals):
-``{"error": {"message", "index", "token"}}`` with the status below, plus
-``"rule"`` (the rules engine's id of the rule a refused action breaks, such as
-``group_one_suit``) when there is one, so that clients can key on it.
-"""
+"""Refusals shared by the HTTP API and the WebSockets, in the one error shape of docs/api.md."""
 
 from __future__ import annotations
 
@@ -53,10 +46,6 @@ class NotFound(ServiceError):
 
 class Conflict(ServiceError):
     status = 409
-
-
-class PayloadTooLarge(ServiceError):
-    status = 413
 
 
 class Unprocessable(ServiceError):

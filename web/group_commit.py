@@ -1,14 +1,7 @@
 """Group commit: the writes of one event loop that arrive while a commit is under way share the next
-transaction and its one commit (one WAL flush, one round trip), on a connection of the loop's pool.
-
-A `Statement` says how one write is made alone and how many are made at once (all of their rows
-in one statement: play's appends). A script is a write of several statements run in order (a
-submission's result with its deal and its boards); the scripts of a batch go in one psycopg
-pipeline and one transaction, all or none. Each write is answered only once the commit that holds
-it succeeded. A batch that fails is rolled back and its writes run again one each, so that the
-error reaches only the write it belongs to. A broken connection fails its batch (whether that
-commit happened is then unknown: the callers answer as for a database that is away); the pool
-replaces it. Durability as for any commit (synchronous_commit on).
+transaction and its one commit, on a connection of the loop's pool. Each write is answered once its
+commit succeeded; a batch that fails runs again one write at a time, so an error reaches only its own
+write; a broken connection fails its batch (the callers answer as for a database that is away).
 """
 
 from __future__ import annotations
@@ -31,8 +24,7 @@ Script = Sequence[tuple[str, Mapping[str, Any] | Sequence[Any]]]
 
 @dataclasses.dataclass(frozen=True)
 class Statement:
-    """A write, alone (`one`: its first row answers it) or many at once (`many`, run with
-    `gather(writes)`: each row starts with the `key` of the write it answers, then that write's row)."""
+    """A write alone (`one`), or many at once (`many` with `gather(writes)`: rows keyed by `key`)."""
 
     one: str
     many: str
@@ -42,8 +34,7 @@ class Statement:
 
 @dataclasses.dataclass(frozen=True)
 class _Write:
-    """One queued write: a Statement's (with its params), or a script's (answered by the first row
-    of each of its statements)."""
+    """One queued write: a Statement's (with its params), or a script's (`statement` None)."""
 
     statement: Statement | None
     params: Params | Script
@@ -64,9 +55,7 @@ class GroupCommit:
         return row
 
     async def fetch_each(self, script: Script) -> list[Row | None]:
-        """The first row of each of `script`'s statements, run in order and committed together
-        with the other scripts queued meanwhile; a statement's error fails its own script only.
-        psycopg.Error if not committed."""
+        """The first row of each of `script`'s statements, committed with the scripts queued meanwhile."""
         rows: list[Row | None] = await self._queued(None, script)
         return rows
 
@@ -154,11 +143,7 @@ async def _run_scripts(connection: psycopg.AsyncConnection[Any], scripts: list[S
 
 
 async def _answer_each(batch: list[_Write], run: Callable[[list[_Write]], Any]) -> None:
-    """Run `batch` (`run` gives each write's answer, in order) and answer every write.
-
-    A broken connection fails them all. Another database error took the whole transaction back, so
-    each write runs again alone and an error reaches only the write it belongs to. A write whose
-    caller went away is skipped."""
+    """Run `batch` and answer every write (a broken connection fails them all, another error runs each alone)."""
     try:
         answers = await run(batch)
     except (psycopg.OperationalError, psycopg.InterfaceError) as broken:

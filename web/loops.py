@@ -1,10 +1,5 @@
-"""Which event loop a play socket's database thread is working for, so that what it sends goes out
-from that loop.
-
-A play socket's database thread (web.sockets.consumer.in_database_thread) works for the server's
-event loop. A channel layer's connections and queues belong to a loop: a push made on such a
-thread is handed to its loop rather than sent from a new one. A request's thread (asgiref's
-sync_to_async) needs nothing of this: asgiref's own async_to_sync sends from the request's loop.
+"""Which event loop a socket's database thread works for, so a push made there goes out from that loop
+(a channel layer's connections belong to a loop). A request's thread needs none: async_to_sync does it.
 """
 
 from __future__ import annotations

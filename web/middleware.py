@@ -21,10 +21,8 @@ def too_large_message() -> str:
 
 
 class BodySizeLimitMiddleware:
-    """Refuse a body whose Content-Length is over the cap with 413 before anything reads it.
-
-    A body without one (chunked) is capped by nginx, which reads it before a worker does
-    (deploy/nginx), and counted as it arrives before Django's ASGI handler (web/bodies.py)."""
+    """Refuse a body whose Content-Length is over the cap with 413 before anything reads it (a
+    chunked one: web/bodies.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -68,8 +66,7 @@ class ApiErrorMiddleware:
 
 
 class ServiceErrorMiddleware:
-    """A refusal raised outside the API's views (the admin's log-in meeting the log-in limit)
-    answers in the error shape with its status, and Retry-After when it has one, rather than 500."""
+    """A refusal raised outside the API's views (the admin's log-in limit) answers as in the API, not 500."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -91,11 +88,8 @@ DEVICE_BYTES = 24
 
 
 class DeviceCookieMiddleware:
-    """Give a browser that has none a long-lived device cookie on the pages it loads: random bytes
-    that name no player, sent back when it starts a daily attempt (games.fair_play keeps a keyed
-    hash of it, to see two accounts played from one browser). HttpOnly, SameSite=Lax, Secure where
-    the session cookie is. Never on an answer a shared cache may keep, nor under /api/ (a script
-    has no use for it)."""
+    """A long-lived random device cookie for a browser that has none (games.fair_play), on pages only:
+    never on an answer a shared cache may keep, nor under /api/."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -1,22 +1,17 @@
-"""Rate limits: one counter per (bucket, subject), whose window opens at its first hit.
+"""Rate limits: one counter per (bucket, subject), whose window opens at its first hit (so a turn of
+the clock between two attempts never resets it, and Retry-After is the true time left).
 
-A window that opens at the first hit, rather than on the clock's boundaries, cannot be reset by the
-clock turning over between two attempts: a limit of five failed log-ins in five minutes is five,
-never ten across a boundary, and a refusal's Retry-After is the true time left.
-
-With Redis the counter is one round trip (SET NX EX, INCR and PTTL in one transaction, so a counter
-never lives without its expiry) on the event loop's client (web.storage); sync code counts through
-asgiref's async_to_sync. Without Redis, and for the per-action limit of play (`hit_in_process`,
-where a Redis round trip per action cost a tenth of a worker's CPU), a table in this process. While
-Redis is away every limit is counted in that table instead: it then holds per process, never not at
-all (a failed log-in limit that let every guess through while Redis was down was a hole), and play
-goes on.
+With Redis the counters are one round trip (a script: a counter never lives without its expiry) on
+the event loop's client (web.storage); sync code counts through async_to_sync. Without Redis, while
+it is away, and for play's per-action limit (`hit_in_process`: a round trip per action costs too
+much), a table in this process counts instead: a limit then holds per process, never not at all.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Sequence
@@ -52,7 +47,8 @@ class _InProcess:
                 window = self._windows[key] = [now + seconds, 0]
                 self._opened += 1
                 if self._opened % self.SWEEP_EVERY == 0:
-                    self._sweep(now)
+                    for old in [old for old, (end, _) in self._windows.items() if end <= now]:
+                        del self._windows[old]
             window[1] += 1
             return int(window[1]), window[0] - now
 
@@ -61,14 +57,6 @@ class _InProcess:
             window = self._windows.get(key)
             if window is not None and window[1] > 0:
                 window[1] -= 1
-
-    def clear(self) -> None:
-        with self._lock:
-            self._windows.clear()
-
-    def _sweep(self, now: float) -> None:
-        for key in [key for key, (end, _) in self._windows.items() if end <= now]:
-            del self._windows[key]
 
 
 _in_process = _InProcess()
@@ -88,33 +76,13 @@ def refusal(message: str, seconds_left: float) -> RateLimited:
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One hit counted: its counter's key, the window's count with it and the seconds left in the
-    window, and whether it was counted in this process's table rather than in Redis."""
+    """One hit counted: its key, the window's count with it, the seconds left in the window, and
+    whether it was counted in this process's table rather than in Redis."""
 
     key: str
     count: int
     seconds_left: float
     in_process: bool = False
-
-
-async def _count(keys: Sequence[str], seconds: int) -> list[Attempt]:
-    """Count one hit of each key, in one transaction in Redis (so concurrent callers see their
-    counts in one order), or in this process without it or while it is away."""
-    client = storage.redis_client()
-    if client is not None:
-        try:
-            pipe = client.pipeline(transaction=True)
-            for key in keys:
-                pipe.set(key, 0, ex=seconds, nx=True)  # opens the window with its expiry; INCR keeps it
-                pipe.incr(key)
-                pipe.pttl(key)
-            replies = await pipe.execute()
-            counted = zip(replies[1::3], replies[2::3], strict=True)
-            return [Attempt(key, int(count), max(int(left), 0) / 1000) for key, (count, left) in zip(keys, counted)]
-        except (redis.RedisError, OSError):
-            buckets = ", ".join(key.split(":")[1] for key in keys)
-            log.warning("rate limits %s counted in this process: Redis unavailable", buckets)
-    return [Attempt(key, *_in_process.count(key, seconds), in_process=True) for key in keys]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,43 +100,47 @@ class Limit:
         async_to_sync(hit_each)([self])
 
 
-# The windows of several limits counted in order, each as _count does, stopping at the first
-# past its limit (the ones after it are not counted, as when each is hit in turn): which one (from
-# 1; 0: none) and the milliseconds left in its window.
+# Each counter in order (opened with its expiry, then counted), stopping after the first past its
+# limit: each one's count and the milliseconds left in its window.
 _COUNT_IN_ORDER = """
+local counted = {}
 for i, key in ipairs(KEYS) do
   redis.call('SET', key, 0, 'EX', ARGV[2 * i - 1], 'NX')
-  if redis.call('INCR', key) > tonumber(ARGV[2 * i]) then return {i, redis.call('PTTL', key)} end
+  local count = redis.call('INCR', key)
+  counted[i] = {count, redis.call('PTTL', key)}
+  if count > tonumber(ARGV[2 * i]) then break end
 end
-return {0, 0}
+return counted
 """
 
 
-async def hit_each(limits: Sequence[Limit]) -> None:
-    """Count a hit of each limit in turn, all in one round trip; RateLimited for the first past its
-    limit (the ones after it are not counted)."""
+async def _count(counters: Sequence[tuple[str, int, int]]) -> list[Attempt]:
+    """Count one hit of each (key, seconds, limit) in order, in one round trip, up to the first past its limit."""
     client = storage.redis_client()
-    keys = [_key(each.bucket, each.subject) for each in limits]
     if client is not None:
-        numbers = [str(number) for each in limits for number in (each.seconds, each.limit)]
+        keys = [key for key, _, _ in counters]
+        numbers = [str(number) for _, seconds, limit in counters for number in (seconds, limit)]
         try:
-            refused, left_ms = await cast(
-                "Awaitable[list[int]]", client.eval(_COUNT_IN_ORDER, len(keys), *keys, *numbers)
-            )
+            replies = await cast("Awaitable[list[list[int]]]", client.eval(_COUNT_IN_ORDER, len(keys), *keys, *numbers))
+            return [Attempt(key, int(count), max(int(ms), 0) / 1000) for key, (count, ms) in zip(keys, replies)]
         except (redis.RedisError, OSError):
-            buckets = ", ".join(each.bucket for each in limits)
+            buckets = ", ".join(key.split(":")[1] for key in keys)
             log.warning("rate limits %s counted in this process: Redis unavailable", buckets)
-        else:
-            if refused:
-                raise refusal(limits[int(refused) - 1].message, max(int(left_ms), 0) / 1000)
-            return
-    for each, key in zip(limits, keys, strict=True):
-        _judge(_in_process.count(key, each.seconds), each.limit, each.message)
+    attempts: list[Attempt] = []
+    for key, seconds, limit in counters:
+        attempts.append(Attempt(key, *_in_process.count(key, seconds), in_process=True))
+        if attempts[-1].count > limit:
+            break
+    return attempts
 
 
-def record(bucket: str, subject: str, *, seconds: int) -> int:
-    """Count one event in the subject's window and return the window's count (sync code)."""
-    return count_attempt(bucket, subject, seconds=seconds).count
+async def hit_each(limits: Sequence[Limit]) -> None:
+    """Count a hit of each limit in turn, in one round trip; RateLimited for the first past its
+    limit (the ones after it are not counted)."""
+    attempts = await _count([(_key(each.bucket, each.subject), each.seconds, each.limit) for each in limits])
+    last, each = attempts[-1], limits[len(attempts) - 1]
+    if last.count > each.limit:
+        raise refusal(each.message, last.seconds_left)
 
 
 def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
@@ -176,38 +148,33 @@ def hit(bucket: str, subject: str, *, limit: int, seconds: int, message: str) ->
     Limit(bucket, subject, limit, seconds, message).hit()
 
 
+def count_attempts(subjects: Sequence[tuple[str, str]], *, seconds: int) -> list[Attempt]:
+    """Count one attempt of each (bucket, subject) before doing what it attempts (atomic, so
+    concurrent attempts cannot all slip under a limit), for the caller to judge (`refusal`) and,
+    when an attempt turns out not to count, to `give_back` (sync code)."""
+    counters = [(_key(bucket, subject), seconds, sys.maxsize) for bucket, subject in subjects]
+    return async_to_sync(_count)(counters)
+
+
 def count_attempt(bucket: str, subject: str, *, seconds: int) -> Attempt:
-    """Count one attempt before doing what it attempts (one atomic INCR, so concurrent attempts
-    cannot all slip under a limit), for the caller to judge (`refusal`) and, when the attempt turns
-    out not to count, to `give_back` (sync code)."""
     (attempt,) = count_attempts([(bucket, subject)], seconds=seconds)
     return attempt
-
-
-def count_attempts(subjects: Sequence[tuple[str, str]], *, seconds: int) -> list[Attempt]:
-    """`count_attempt` for each (bucket, subject), counted together (sync code)."""
-    return async_to_sync(_count)([_key(bucket, subject) for bucket, subject in subjects], seconds)
 
 
 def take(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> Attempt:
     """`count_attempt`, and raise RateLimited past `limit`."""
     attempt = count_attempt(bucket, subject, seconds=seconds)
-    _judge((attempt.count, attempt.seconds_left), limit, message)
+    if attempt.count > limit:
+        raise refusal(message, attempt.seconds_left)
     return attempt
-
-
-def _judge(counted: tuple[int, float], limit: int, message: str) -> None:
-    count, left = counted
-    if count > limit:
-        raise refusal(message, left)
 
 
 def give_back(attempt: Attempt) -> None:
     """Uncount an attempt `count_attempt` counted, if its window is still open (sync code)."""
     if attempt.in_process:
         _in_process.uncount(attempt.key)
-        return
-    async_to_sync(_give_back)(attempt.key)
+    else:
+        async_to_sync(_give_back)(attempt.key)
 
 
 async def _give_back(key: str) -> None:
@@ -225,9 +192,12 @@ async def _give_back(key: str) -> None:
 def hit_in_process(bucket: str, subject: str, *, limit: int, seconds: int, message: str) -> None:
     """`hit`, counted in this process only: the bound is then `limit` per worker process, and it
     holds while Redis is away."""
-    _judge(_in_process.count(_key(bucket, subject), seconds), limit, message)
+    count, left = _in_process.count(_key(bucket, subject), seconds)
+    if count > limit:
+        raise refusal(message, left)
 
 
 def clear_in_process() -> None:
     """Forget this process's own counters (tests start each from nothing)."""
-    _in_process.clear()
+    global _in_process
+    _in_process = _InProcess()

@@ -1,12 +1,6 @@
-"""Each HTTP request's thread-sensitive work (Django's middleware and signals, a sync view) on a thread
-kept for the next request, rather than on threads made for it alone.
-
-Django's ASGI handler enters asgiref's ThreadSensitiveContext for each request: its first sync call
-starts a thread, and the end starts another to join it. Entered here first with a kept one-thread
-executor (asgiref's `ThreadSensitiveContext(executor=...)`), the handler's own context finds this one
-and its calls run on the kept thread. A thread goes back to the list once its request was answered
-whole; one whose request ended otherwise (the client went away mid-request: a sync view may still be
-running on it) is let go.
+"""Each HTTP request's thread-sensitive work on a thread kept for the next request (asgiref's
+`ThreadSensitiveContext(executor=...)`), not on threads made for it alone. A thread whose request was
+not answered whole (a sync view may still run on it) is let go.
 """
 
 from __future__ import annotations

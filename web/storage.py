@@ -1,18 +1,8 @@
 """How async code reaches storage: PostgreSQL through psycopg's AsyncConnectionPool, Redis through
-redis.asyncio. Which way a query goes is chosen here, once per event loop, and nowhere else:
-
-- the main thread's event loop (the server's; a test's) on PostgreSQL: the loop's pool, with
-  writes committed in groups (web.group_commit);
-- any other: the calling code's Django connection (sync_to_async). That is SQLite (the embedded
-  default) and a loop that asgiref's async_to_sync starts for sync code in another thread, whose
-  queries so see its transaction.
-
-A database's errors come out as Django's (django.db.DatabaseError and its kin) either way.
-
-Each loop's clients are made on its first use and closed with the loop: asyncio.run, asgiref and
-the test runner close a loop's open async generators before the loop itself
-(loop.shutdown_asyncgens), and one holds each loop's clients. The server closes its own when it
-drains (`close`).
+redis.asyncio, chosen here once per event loop: the main thread's loop on PostgreSQL gets the loop's
+pool (writes committed in groups, web.group_commit); any other (SQLite, asgiref's loops for sync code)
+the caller's Django connection, so it sees its transaction. Errors come out as Django's either way.
+Each loop's clients are closed with it (held by an async generator the loop finalizes), or by `close`.
 """
 
 from __future__ import annotations
@@ -57,9 +47,7 @@ async def fetchall(query: str, params: Params) -> list[Row]:
 
 
 async def commit_each(statements: Statements) -> list[Row | None]:
-    """The first row of each statement, run in order in one transaction of their own, once it is
-    committed (on the pool, in a group with the others of this loop; on Django's connection, in
-    its transaction if one is open)."""
+    """The first row of each statement, run in order in one transaction, once it is committed."""
     clients = await _clients()
     if clients.commits is None:
         return await sync_to_async(_commit_each_here)(statements)
@@ -93,8 +81,7 @@ async def close() -> None:
 
 
 def fetch_each(statements: Statements) -> list[Row | None]:
-    """The first row of each statement, run in order on this thread's Django connection (in its
-    transaction, if one is open)."""
+    """The first row of each statement, run in order on this thread's Django connection."""
     rows: list[Row | None] = []
     with connection.cursor() as cursor:
         for query, params in statements:
@@ -106,9 +93,7 @@ def fetch_each(statements: Statements) -> list[Row | None]:
 
 @functools.cache
 def values_database() -> BaseDatabaseWrapper:
-    """The default database's wrapper, made once per process, for preparing values and wrapping
-    errors (never for a query): `connection` makes one per context, which on an event loop is one
-    per request."""
+    """The default database's wrapper, once per process, to prepare values and wrap errors (no query)."""
     return connections.create_connection(DEFAULT_DB_ALIAS)
 
 
@@ -130,16 +115,13 @@ async def _read(query: str, params: Params, *, every_row: bool) -> list[Row]:
     with values_database().wrap_database_errors:
         async with clients.pool.connection() as conn:
             cursor = await conn.execute(query, params)
-            return await cursor.fetchall() if every_row else [row] if (row := await cursor.fetchone()) else []
+            return await cursor.fetchall() if every_row else await cursor.fetchmany(1)
 
 
 def _read_here(query: str, params: Params, every_row: bool) -> list[Row]:
     with connection.cursor() as cursor:
         cursor.execute(query, params)
-        if every_row:
-            return [tuple(row) for row in cursor.fetchall()]
-        row = cursor.fetchone()
-        return [] if row is None else [tuple(row)]
+        return [tuple(row) for row in (cursor.fetchall() if every_row else cursor.fetchmany(1))]
 
 
 class _Clients:
@@ -236,9 +218,8 @@ def _pool(made: weakref.WeakSet[psycopg.AsyncConnection[Any]]) -> AsyncConnectio
 
 
 class _Connection(psycopg.AsyncConnection[Any]):
-    """psycopg's connection, whose connect, when cancelled, says so past the pool: psycopg_pool
-    takes a cancellation while connecting for a failed attempt and tries again, so a loop that shuts
-    down meanwhile (cancelling every task, then waiting for them) would wait for its worker forever."""
+    """A cancelled connect says so past the pool, which would take it for a failure and try again
+    forever while its loop shuts down."""
 
     @classmethod
     async def connect(cls, *args: Any, **kwargs: Any) -> _Connection:
@@ -257,10 +238,8 @@ _LIBPQ_OPTIONS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "application_na
 
 
 async def _check(conn: psycopg.AsyncConnection[Any]) -> None:
-    """psycopg's own check (a round trip) only when the idle connection's socket has something to
-    read. A server that ends a connection says so first (a restart, a shutdown,
-    pg_terminate_backend send their error, a backend that dies closes the socket), and a healthy
-    idle connection has nothing to read; a notice that came in meanwhile only costs the check."""
+    """psycopg's own check (a round trip) only when the idle connection has something to read: a
+    server that ends a connection says so first, and a healthy idle one has nothing to read."""
     if conn.closed or conn.pgconn.status != pq.ConnStatus.OK or _has_input(conn.pgconn.socket):
         await AsyncConnectionPool.check_connection(conn)
 
@@ -272,7 +251,7 @@ def _has_input(fd: int) -> bool:
 
 
 def _redis_options() -> dict[str, Any]:
-    """Both clients' (each with no retry: a failure is answered at once, and its caller falls back)."""
+    """Both clients' (no retry: a failure is answered at once, and its caller falls back)."""
     return {
         "decode_responses": True,
         "socket_timeout": REDIS_TIMEOUT,

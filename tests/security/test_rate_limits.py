@@ -160,7 +160,7 @@ async def test_actions_over_the_socket_are_limited_too(settings: Any) -> None:
 def test_a_window_counter_in_redis_expires_after_its_window(settings: Any) -> None:
     client = redis.Redis.from_url(settings.REDIS_URL)
     subject = f"expiry-{id(settings)}"
-    counts = [ratelimit.record("probe", subject, seconds=60) for _ in range(3)]
+    counts = [ratelimit.count_attempt("probe", subject, seconds=60).count for _ in range(3)]
     assert counts == [1, 2, 3]
     assert 0 < client.ttl(ratelimit._key("probe", subject)) <= 60  # set on the first hit, never left to live forever
 

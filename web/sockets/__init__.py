@@ -1,3 +1,1 @@
-"""WebSockets: the consumer every socket builds on (consumer), the sockets fed by channel-layer
-groups (live), the handshake's origin check (origin) and token sign-in (auth), a socket's sign-in
-kept between messages (sign_ins), and the close codes (close_codes)."""
+"""WebSockets: the base consumer, group-fed sockets, handshake checks, sign-ins and close codes."""

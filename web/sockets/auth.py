@@ -1,9 +1,5 @@
-"""Token authentication on the WebSocket handshake (`Authorization: Token <key>`), and the check
-that a socket's player is still signed in.
-
-Runs inside AuthMiddlewareStack: a valid token replaces the session's user, and the socket keeps
-the key (`scope["auth_token"]`) so that it can ask whether it still stands: once, and again only
-after a revocation named its player (web/sockets/sign_ins.py).
+"""Token authentication on the WebSocket handshake (`Authorization: Token <key>`), and whether a
+socket's player is still signed in (kept between messages by web/sockets/sign_ins.py).
 """
 
 from __future__ import annotations
@@ -22,9 +18,7 @@ SESSION_KEPT = dt.timedelta(seconds=60)
 
 
 def token_authentication() -> Any:
-    """The HTTP API's token authentication (the first TokenAuthentication among DRF's
-    DEFAULT_AUTHENTICATION_CLASSES: the token cache, games/players/token_auth.py), so that a socket
-    accepts and refuses the same tokens as the API, without this package naming an app."""
+    """The HTTP API's own (the first TokenAuthentication in DRF's settings), without naming an app."""
     from rest_framework.authentication import BaseAuthentication, TokenAuthentication
     from rest_framework.settings import api_settings
 
@@ -48,8 +42,7 @@ def _player_for_token(key: str) -> Any:
 
 
 class TokenAuthMiddleware(BaseMiddleware):
-    """Channels' middleware: ``__call__`` fills the scope in and passes it on. The scope is the
-    socket's own (Channels' session and auth middlewares made it): no copy of it is kept beside it."""
+    """Channels' middleware: fills the socket's own scope in (no copy kept) and passes it on."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         header = dict(scope.get("headers") or []).get(b"authorization", b"")
@@ -67,11 +60,8 @@ class TokenAuthMiddleware(BaseMiddleware):
 
 
 def signed_in_until(scope: dict[str, Any]) -> dt.datetime | None:
-    """Until when the credentials a socket was opened with stand, as far as is known now (None: they
-    do not): its token is not revoked or expired, or its session not ended; and its player is still
-    active. In a database thread; a token's answer mostly comes from the token cache
-    (games/players/token_auth.py), a session's costs two small queries. A socket keeps the answer
-    until a revocation names its player (web/sockets/sign_ins.py)."""
+    """Until when the socket's token or session stands and its player is active (None: not now). In a
+    database thread."""
     from django.contrib.auth import SESSION_KEY, get_user_model
     from rest_framework.exceptions import AuthenticationFailed
 

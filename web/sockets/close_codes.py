@@ -1,9 +1,5 @@
-"""The close codes every socket of the service uses (docs/api.md, "Close codes").
-
-Daphne lets an application close with 1000 or 3000-4999 only: any other code raised inside it
-and the client saw 1011. So the service's own reasons are application codes, 4000 + the HTTP
-status they stand for. The browser takes 4400-4499 as final and does not reconnect
-(frontend/static/frontend/js/socket.js); on 4012 it reconnects at once.
+"""The close codes every socket uses (docs/api.md, "WebSocket close codes"): 4000 + the HTTP status they stand
+for (daphne lets an application close with 1000 or 3000-4999 only).
 """
 
 CLOSE_RESTARTING = 4012  # RFC 6455's 1012 "Service Restart": reconnect now (to another worker)

@@ -47,12 +47,7 @@ def _count(change: int) -> None:
 
 
 def _server_hung_up(raw: Any) -> bool:
-    """Whether the server has spoken on an idle kept connection: no round trip.
-
-    An idle connection (we LISTEN to nothing) has nothing to read. If its socket is
-    readable, the server sent something unasked, in practice the notice that it is
-    shutting down (a restart): let it go rather than fail the next action on it.
-    """
+    """Whether the server spoke on an idle kept connection (in practice: it is shutting down), no round trip."""
     try:
         readable, _, _ = select.select([raw.fileno()], [], [], 0)
     except (OSError, ValueError):
@@ -108,9 +103,8 @@ def release_database_threads() -> None:
 
 
 def let_go_of_headers(scope: dict[str, Any]) -> None:
-    """A connected socket has read what it reads of its handshake's headers (the origin, the token,
-    the request id, its language): the list every copy of its scope shares is emptied, so that none
-    of what the client sent (a user agent, cookies, its token) is kept as long as the socket is open."""
+    """Empty the handshake's headers (shared by every copy of the scope), all read by now: nothing the
+    client sent (cookies, its token) is kept as long as the socket is open."""
     headers = scope.get("headers")
     if type(headers) is list:
         headers.clear()

@@ -1,17 +1,8 @@
-"""Sockets fed by channel-layer groups: one channel per process, and open while the layer (Redis) is away.
-
-Channels' consumer asks the layer for a channel of its own before it serves a socket, and reads
-it in a task of its own, message by message. For a board's thousands of watchers that was most of
-a push's cost (bench/README.md, live push), a channel and a task more for every open socket, and
-with Redis away no socket could open, not even to play.
-Here each process has one channel (`LocalGroups`), joined to every group one of its sockets
-follows, and hands each group message to those sockets (`LiveConsumer.deliver`); a socket
-serves its client from the start, whatever the layer does.
-
-The process also sends itself a message through the layer every second. When that fails, every
-live socket of the process is handed `live.paused`; when it comes through again, the process
-joins its groups again and each socket is handed `live.resumed` (what was sent meanwhile was not
-heard: the consumer sends a fresh state).
+"""Sockets fed by channel-layer groups through one channel per process (`LocalGroups`), which hands
+each group message to its sockets (`LiveConsumer.deliver`): no channel and task per socket (the cost
+of a push to thousands of watchers), and a socket opens and serves while the layer (Redis) is away.
+A probe through the layer every second tells the sockets `live.paused`, then `live.resumed` once the
+groups are joined again (what was sent meanwhile was not heard: the consumer sends a fresh state).
 """
 
 from __future__ import annotations
@@ -35,15 +26,13 @@ ANSWER_SECONDS = 2.0  # how long a join or a probe may take before the layer cou
 
 
 class LiveConsumer(JsonConsumer):
-    """A consumer that follows groups (`join`) through its process's channel. `deliver` hands it
-    each message of theirs, and `live.paused` / `live.resumed` as the layer goes and comes back."""
+    """A consumer that follows groups (`join`) through its process's channel."""
 
     followed: list[str]  # its groups (Channels' own `groups` are joined with a channel of the socket's own)
     in_order: asyncio.Lock  # a message delivered waits for the socket's first state, and for the ones before it
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        # What AsyncConsumer.__call__ does without a channel of its own: the client is its one
-        # source of messages, awaited directly (no task for each one).
+        # AsyncConsumer.__call__ without a channel of its own: the client's messages, awaited directly.
         self.scope = scope
         self.base_send = send
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
@@ -67,11 +56,8 @@ class LiveConsumer(JsonConsumer):
         return await local_groups(self.channel_layer).join(group, self)
 
     async def deliver(self, message: dict[str, Any]) -> None:
-        """A message of one of its groups, in the process's turn: nothing here may wait on I/O. By
-        default it is handled in a task of its own, after the ones before it."""
-        task = asyncio.get_running_loop().create_task(self._handle(message))
-        _pending.add(task)
-        task.add_done_callback(_pending.discard)
+        """A message of one of its groups, in the process's turn (no I/O here): handled in a task, in order."""
+        spawn(self._handle(message))
 
     async def _handle(self, message: dict[str, Any]) -> None:
         async with self.in_order:
@@ -89,13 +75,10 @@ class LiveConsumer(JsonConsumer):
 
 
 class LocalGroups:
-    """This event loop's one channel on the layer, the groups it has joined for its sockets, and
-    whether the layer carries messages now.
+    """This event loop's one channel on the layer, its groups, and whether the layer carries messages now.
 
-    Its channel is asked for only when the layer answers (at the first join, or once a probe to a
-    group nobody is in is taken): channels_redis's pub/sub layer reconnects its one subscribing
-    connection from its reading task, and a subscription asked for at the same moment, as a join
-    retried every second would, makes both fail, over and over."""
+    The channel is asked for only when the layer answers: channels_redis's pub/sub layer reconnects
+    from its reading task, and a subscription asked for at the same moment makes both fail, over and over."""
 
     def __init__(self, layer: Any) -> None:
         self.layer = layer
@@ -195,8 +178,7 @@ class LocalGroups:
                     spawn(socket.deliver(notice))
 
     async def answers(self) -> bool:
-        """A message to this process's channel comes back through the layer (or, before it has one,
-        a message to a group nobody is in is taken)."""
+        """A message to this process's channel comes back (before it has one: a group send is taken)."""
         self.sent += 1
         probe = {"type": "live.probe", "probe": self.sent}
         reading = self.reader is not None and not self.reader.done()
@@ -224,8 +206,7 @@ def spawn(call: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
 
 
 async def bounded(call: Coroutine[Any, Any, R]) -> R:
-    """`call`, waited for at most ANSWER_SECONDS (TimeoutError then). It is never cancelled: a
-    call into the layer cut off halfway could leave its Redis connection half made."""
+    """`call`, waited for at most ANSWER_SECONDS, never cancelled (it could leave a connection half made)."""
     return await asyncio.wait_for(asyncio.shield(spawn(call)), ANSWER_SECONDS)
 
 

@@ -1,10 +1,6 @@
-"""The WebSocket handshake's Origin check: scheme, host and port, as a browser means "origin".
-
-A page may open a socket with the player's cookies only from the site itself: the origin the
-handshake was sent to (its Host, when that is one of ALLOWED_HOSTS, with the scheme it came in
-on) or one of CSRF_TRUSTED_ORIGINS. Channels' AllowedHostsOriginValidator compared the host
-name alone, so a page on another port of the same machine (http://127.0.0.1:6666), or the plain
-http:// twin of an https:// site, passed.
+"""The WebSocket handshake's Origin check: scheme, host and port, as a browser means "origin": the
+site's own (its Host, if in ALLOWED_HOSTS, with its scheme) or one of CSRF_TRUSTED_ORIGINS. Channels'
+AllowedHostsOriginValidator compares the host name alone (another port or scheme would pass).
 """
 
 from __future__ import annotations
@@ -76,11 +72,8 @@ def origin_allowed(scope: dict[str, Any]) -> bool:
 
 
 class SameOriginValidator(BaseMiddleware):
-    """Refuses the handshake (403) unless its Origin is the site's own or a trusted one.
-
-    Channels' middleware, deciding and then handing over the inner application's coroutine (no
-    frame of its own nor copy of the scope stays as long as the socket). Channels' OriginValidator
-    cannot be reused: its ``valid_origin`` sees the Origin alone, not the Host the handshake was sent to."""
+    """Refuses the handshake (403) unless its Origin is the site's own or a trusted one (Channels'
+    OriginValidator sees the Origin alone, not the Host); hands over the inner coroutine, no frame of its own."""
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         if scope["type"] == "websocket" and not origin_allowed(scope):

@@ -1,15 +1,8 @@
-"""A socket's verdict that its player is signed in, kept between messages instead of asked for each.
-
-A socket asks the database once (web.sockets.auth.signed_in_until) and keeps the answer while
-nothing can have changed it: until its token or session expires, and only while this process
-hears the revocations (the token cache's subscription, games/players/token_auth.py). Every
-log-out, token revocation and save or deletion of a player names the player (`player_name`) in
-that publication; a socket whose player is named asks the database again on its next message.
-While the subscription is down, or before it is up, every message asks, as it always did.
-
-A revocation is published before its change commits (and a log-out's before its session is
-flushed), so an answer read just after it may still be the old one: for SETTLE_SECONDS after its
-player was named, a socket asks on every message and keeps nothing.
+"""A socket's verdict that its player is signed in, kept between messages (web.sockets.auth asks the
+database once) while nothing can have changed it: until its token or session expires, and only while
+this process hears the revocations (games/players/token_auth.py), which name the player. A
+revocation is published before its change commits: for SETTLE_SECONDS after its player was named, a
+socket asks on every message and keeps nothing.
 """
 
 from __future__ import annotations
@@ -38,8 +31,7 @@ def player_name(player_pk: object) -> str:
 
 
 def heard(names: list[str]) -> None:
-    """A revocation named these: their sockets ask the database again (from the listener thread, or
-    the process that made the change, at once)."""
+    """A revocation named these: their sockets ask the database again."""
     now = time.monotonic()
     with _lock:
         if len(_recent) >= _RECENT_MAX:
@@ -55,8 +47,7 @@ def heard(names: list[str]) -> None:
 
 
 def listening(source: str, up: bool) -> None:
-    """The revocations' subscription on `source` (a Redis address) came up (`up`) or went down:
-    either way, no verdict kept so far can be trusted (revocations may have passed unheard)."""
+    """The revocations' subscription on `source` came up or went down: no kept verdict can be trusted."""
     global _epoch
     with _lock:
         if (source in _live) == up:

@@ -94,7 +94,8 @@ export function boardVariant(board) {
 }
 
 // A game's name from its prefix ("SP" -> "Spider"), as the server names it.
-export function gameName(prefix) {
-  const game = catalogue.games.find((g) => g.prefix === prefix);
-  return game ? game.name : prefix;
+// A game's name from its two letters ("SD"), as ratings name games; a game's prefix carries its suits too ("SD1").
+export function gameName(letters) {
+  const game = catalogue.games.find((g) => g.prefix.slice(0, 2) === letters);
+  return game ? game.name : letters;
 }

@@ -15,7 +15,9 @@ const SOLVER = () => ({
 
 function mark(p, doc) {
   if (doc.solver.status !== "won" || p.result === null) return "—";
-  if (p.left_line_at === null) return gettext("Followed it all the way");
+  if (p.left_line_at === null) {
+    return p.won ? gettext("Followed it all the way") : gettext("Followed it until the game ended");
+  }
   const before = p.left_line_at - 1;
   return [fmt(gettext("At action %(n)s"), { n: p.left_line_at }), " · ",
     el("a", { href: `/replay/${p.result}/?step=${before}` }, gettext("Their game there")), " · ",

@@ -14,6 +14,7 @@ urlpatterns = [
     ),
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboard.api.urls")),
+    path("api/", include("races.api.match_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),
 ]

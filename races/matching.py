@@ -241,8 +241,8 @@ def _start(race: list[Waiting], variant: str, now: dt.datetime) -> Room | None:
     for host_id in ids:
         try:
             with transaction.atomic():
-                room = _open(players[host_id], [players[i] for i in ids], variant)
-                rooms.start_room(room_id=room.pk, player=players[host_id], now=now)
+                opened = _open(players[host_id], [players[i] for i in ids], variant)
+                room = rooms.start_room(room_id=opened.pk, player=players[host_id], now=now)
         except RateLimited:
             continue
         break

@@ -3,6 +3,8 @@ invitee has open, and accepting takes both players to the race."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -31,10 +33,9 @@ def test_a_challenge_appears_live_and_accepting_takes_both_to_the_race(browser, 
         invitation.locator("[data-accept]").click()
 
         for page in (challenger, invitee):
-            page.wait_for_url("**/play/*/", timeout=15000)
-        room = invitee.locator("[data-race-room]")
-        expect(room).to_have_attribute("href", challenger.locator("[data-race-room]").get_attribute("href") or "")
-        expect(challenger.locator("[data-race] .race-players li")).to_have_count(2)
+            page.wait_for_url(re.compile(r"/rooms/[0-9a-f-]{36}/$"), timeout=15000)
+            expect(page.locator("[data-room-players] tr")).to_have_count(2)
+        assert challenger.url == invitee.url
         assert not challenger.js_errors and not invitee.js_errors, (challenger.js_errors, invitee.js_errors)
     finally:
         challenger.context.close()

@@ -4,10 +4,11 @@ Run: .venv/bin/python bench/matching.py --players 1000 --workers 3
 
 Starts the stack (bench/stack.py), makes `--players` players with tokens and a rating each in
 Spider (mu drawn around 25, sd `--spread`, fixed seed), opens each player's own socket (/ws/me/) as
-their page does, then sends every player's `POST /api/match` at once, spread over the workers. Each
-player then polls `GET /api/match` every 2 s, as the page does, on the next worker, and is placed
-when its socket or a poll first names its room. Prints:
-  - the answers to the requests by status;
+their page does, then sends every player's `POST /api/match` at once, spread over the workers (one
+refused with 503 or 429 asks again a second later). Each player then polls `GET /api/match` every
+2 s, as the page does, on the next worker, and is placed when its socket or a poll first names its
+room. Prints:
+  - the answers to the requests by status (every try counted);
   - the time from the burst to each player's placement (p50 / p99 / max), and how many were placed;
   - the races formed by size, read from the database;
   - whether anyone was placed twice: a player in two rooms, told two rooms, or a queue row that
@@ -59,6 +60,7 @@ class Player:
         self.rooms: set[str] = set()
         self.placed_at: float | None = None
         self.placed = asyncio.Event()
+        self.socket_failed = False
 
     def told(self, room: str) -> None:
         self.rooms.add(room)
@@ -67,10 +69,21 @@ class Player:
             self.placed.set()
 
 
-async def listen(http: aiohttp.ClientSession, stack: Stack, player: Player, opened: asyncio.Event) -> None:
+async def listen(
+    http: aiohttp.ClientSession, stack: Stack, player: Player, opened: asyncio.Event, opening: asyncio.Semaphore
+) -> None:
+    """The player's own socket, opened a few at a time (a thousand handshakes at once overflow a
+    worker's listen queue); a player whose socket does not open learns from its polls."""
     port = stack.port(player.n)
-    async with http.ws_connect(f"{stack.ws(player.n)}/ws/me/", headers=headers(player.token, port)) as socket:
+    try:
+        async with opening:
+            socket = await http.ws_connect(f"{stack.ws(player.n)}/ws/me/", headers=headers(player.token, port))
+    except (aiohttp.ClientError, TimeoutError):
+        player.socket_failed = True
         opened.set()
+        return
+    opened.set()
+    async with socket:
         async for frame in socket:
             if frame.type != aiohttp.WSMsgType.TEXT:
                 break
@@ -83,16 +96,23 @@ async def listen(http: aiohttp.ClientSession, stack: Stack, player: Player, open
 async def ask_and_poll(
     http: aiohttp.ClientSession, stack: Stack, player: Player, statuses: Counter[int | str], until: float
 ) -> None:
-    try:
-        async with http.post(
-            f"{stack.http(player.n)}/api/match", json={"variant": VARIANT}, headers=headers(player.token)
-        ) as answer:
-            statuses[answer.status] += 1
-            body = await answer.json()
-            if answer.status in (200, 202) and body.get("room"):
-                player.told(body["room"])
-    except (aiohttp.ClientError, TimeoutError) as error:
-        statuses[type(error).__name__] += 1
+    """Ask (again after a 503 or a 429, as the page's player would), then poll until placed."""
+    while time.perf_counter() < until:
+        try:
+            async with http.post(
+                f"{stack.http(player.n)}/api/match", json={"variant": VARIANT}, headers=headers(player.token)
+            ) as answer:
+                statuses[answer.status] += 1
+                body = await answer.json()
+                if answer.status in (200, 202):
+                    if body.get("room"):
+                        player.told(body["room"])
+                    break
+                if answer.status not in (429, 503):
+                    return
+        except (aiohttp.ClientError, TimeoutError) as error:
+            statuses[type(error).__name__] += 1
+        await asyncio.sleep(1.0)
     while not player.placed.is_set() and time.perf_counter() < until:
         try:
             await asyncio.wait_for(player.placed.wait(), POLL_SECONDS)
@@ -104,6 +124,9 @@ async def ask_and_poll(
                 body = await answer.json()
                 if answer.status == 200 and body.get("room"):
                     player.told(body["room"])
+                elif answer.status == 404:
+                    statuses["poll 404: dropped"] += 1
+                    return
                 elif answer.status != 200:
                     statuses[f"poll {answer.status}"] += 1
         except (aiohttp.ClientError, TimeoutError) as error:
@@ -115,8 +138,11 @@ async def drive(stack: Stack, tokens: list[str], limit: float) -> tuple[list[Pla
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as http:
         opened = [asyncio.Event() for _ in players]
-        listeners = [asyncio.create_task(listen(http, stack, p, o)) for p, o in zip(players, opened, strict=True)]
-        await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 60)
+        opening = asyncio.Semaphore(50)
+        listeners = [
+            asyncio.create_task(listen(http, stack, p, o, opening)) for p, o in zip(players, opened, strict=True)
+        ]
+        await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 120)
         statuses: Counter[int | str] = Counter()
         start = time.perf_counter()
         await asyncio.gather(*(ask_and_poll(http, stack, p, statuses, start + limit) for p in players))
@@ -157,6 +183,7 @@ def main() -> None:
         players, statuses, start = asyncio.run(drive(stack, tokens, args.limit))
         print(f"{args.players} players ask for a race of {VARIANT} at once, {args.workers} workers")
         print(f"answers by status: {dict(sorted(statuses.items(), key=str))}")
+        print(f"player sockets that did not open (they poll only): {sum(p.socket_failed for p in players)}")
         times = sorted(p.placed_at - start for p in players if p.placed_at is not None)
         print(f"placed: {len(times)} of {len(players)}")
         if times:

@@ -2,18 +2,19 @@
 6 players of close rating and starts each on a fresh hidden deal (docs/races.md, "Quick match").
 
 The queue is in the database (`QueueEntry`), so any worker may take a player's request, form a race
-or answer a poll. A race is formed in one transaction that holds the row locks of the players it
-places: `select_for_update(skip_locked=True)` lets two workers form races at once from disjoint
-players, a worker that dies mid-way leaves its players waiting (its transaction rolls back), and the
-placing update checks that each player is still unplaced, so nobody is placed twice even where rows
-cannot be locked (SQLite runs one writer at a time).
+or answer a poll. Each race is started in one transaction that first locks its players' rows with
+`select_for_update(skip_locked=True)`: two workers start races side by side from disjoint players,
+a race whose players another holds is left to the next pass, a worker that dies mid-way leaves its
+players waiting (its transaction rolls back), and the placing update checks that each player is
+still unplaced, so nobody is placed twice even where rows cannot be locked (SQLite runs one writer
+at a time).
 
-Who forms races: the requests of the waiting players themselves. Their page polls every few
-seconds (the poll is also the sign that they are still there: a player gone quiet is dropped, not
-placed in a race they will never see), and each enqueue and poll runs a pass over its variant, at
-most once a `PASS_SECONDS` for all workers (a cache key). The widening below depends on the time
-only, so a pass every second or two while anyone waits is all it needs; the closer runs a loop a
-minute, far too rarely to place anyone in time, and no player waits without polling.
+Who forms races: the requests of the waiting players themselves. Their page polls every 2 s (the
+poll is also the sign that they are still there: a player gone quiet is dropped, not placed in a
+race they will never see), and each enqueue and poll runs a pass over its variant, one at a time in
+each worker and not within PASS_SECONDS of its last. The widening below depends on the time only,
+so a pass every second or two while anyone waits is all it needs; the closer runs a loop a minute,
+far too rarely to place anyone in time, and no player waits without polling.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ import datetime as dt
 import heapq
 import logging
 import math
+import random
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
@@ -46,7 +49,8 @@ RACE_MIN, RACE_MAX = 2, 6
 FILL_SECONDS = 5  # a race of fewer than RACE_MAX forms once its longest waiter has waited this long
 STALE_SECONDS = 20  # a waiting player not heard from for this long is dropped from the queue
 SEEN_EVERY_SECONDS = 5  # a poll refreshes its player's `seen_at` when older than this
-PASS_SECONDS = 1.0  # at most one pass a variant this often, over all workers
+PASS_SECONDS = 0.5  # at most one pass a variant this often in each worker
+PASS_BUDGET_SECONDS = 2.0  # a pass starts no race after this long (the next pass goes on)
 WIDEN_EVERY_SECONDS = 5
 WIDEN_STEP = 3.0  # the rating distance allowed around a race's longest waiter grows by this each WIDEN_EVERY_SECONDS
 ANY_RATING_AFTER_SECONDS = 30
@@ -196,30 +200,61 @@ def cancel(*, player: Player) -> None:
 
 
 def maybe_run_pass(variant: str, *, now: dt.datetime) -> list[Room]:
-    """A pass over `variant`'s queue unless one ran within PASS_SECONDS (on any worker)."""
+    """A pass over `variant`'s queue, unless this process is running one or ran one within
+    PASS_SECONDS: each worker runs at most one at a time, and the workers' passes run side by side."""
+    guard = _passes.setdefault(variant, threading.Lock())
+    if time.monotonic() - _last_pass.get(variant, -math.inf) < PASS_SECONDS or not guard.acquire(blocking=False):
+        return []
     try:
-        due = cache.add(f"match-pass:{variant}", 1, timeout=PASS_SECONDS)
-    except Exception:  # noqa: BLE001 - no cache: run it; the row locks keep passes apart anyway
-        due = True
-    return run_pass(variant, now=now) if due else []
+        _last_pass[variant] = time.monotonic()
+        return run_pass(variant, now=now)
+    finally:
+        guard.release()
+
+
+_passes: dict[str, threading.Lock] = {}
+_last_pass: dict[str, float] = {}
 
 
 def run_pass(variant: str, *, now: dt.datetime | None = None) -> list[Room]:
-    """Form and start every race the queue of `variant` allows now; the rooms started."""
+    """Form the races the queue of `variant` allows now and start them, each in a transaction of
+    its own that locks its players' rows first: a race whose players another pass holds, placed or
+    took out meanwhile is left to the next pass. Stops starting races after PASS_BUDGET_SECONDS, so
+    that the request running it answers soon; the next pass goes on. The rooms started."""
     now = now or timezone.now()
     stale_before = now - dt.timedelta(seconds=STALE_SECONDS)
-    try:
-        with transaction.atomic():
-            entries = list(_lockable(QueueEntry.objects.filter(variant=variant, room=None)))
-            gone = [e.player_id for e in entries if e.seen_at < stale_before]
-            if gone:
-                QueueEntry.objects.filter(player_id__in=gone, room=None).delete()
-            waiting = [Waiting(e.player_id, e.mu, e.joined_at) for e in entries if e.seen_at >= stale_before]
-            started = [room for race in form_races(waiting, now) if (room := _start(race, variant, now))]
-    except (DatabaseError, _PlacedElsewhere) as error:
-        log.warning("quick match pass over %s rolled back: %s", variant, error)
-        return []
+    _drop_stale(variant, stale_before)
+    entries = QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=stale_before)
+    waiting = [Waiting(*row) for row in entries.values_list("player_id", "mu", "joined_at")]
+    races = form_races(waiting, now)
+    if races:  # passes of other workers formed the same races from the same queue: start at another one
+        turn = random.randrange(len(races))
+        races = races[turn:] + races[:turn]
+    started: list[Room] = []
+    deadline = time.monotonic() + PASS_BUDGET_SECONDS
+    for race in races:
+        if time.monotonic() > deadline:
+            break
+        try:
+            with transaction.atomic():
+                ids = [w.player_id for w in race]
+                if len(_lockable(QueueEntry.objects.filter(player_id__in=ids, room=None))) != len(ids):
+                    continue
+                room = _start(race, variant, now)
+        except (DatabaseError, _PlacedElsewhere) as error:
+            log.warning("quick match: a race of %s rolled back: %s", variant, error)
+            continue
+        if room is not None:
+            started.append(room)
     return started
+
+
+def _drop_stale(variant: str, stale_before: dt.datetime) -> None:
+    with transaction.atomic():
+        gone = _lockable(QueueEntry.objects.filter(variant=variant, room=None, seen_at__lt=stale_before))
+        ids = [entry.pk for entry in gone]
+        if ids:
+            QueueEntry.objects.filter(pk__in=ids, room=None).delete()
 
 
 def _lockable(entries: Any) -> Any:
@@ -230,7 +265,7 @@ def _lockable(entries: Any) -> Any:
 
 
 class _PlacedElsewhere(Exception):
-    """A player of a race was placed by another transaction: the whole pass is rolled back."""
+    """A player of a race was placed by another transaction: that race is rolled back."""
 
 
 def _start(race: list[Waiting], variant: str, now: dt.datetime) -> Room | None:

@@ -65,7 +65,7 @@ class QueueView(APIView):
         operation_id="quick_match",
         summary="Ask for a rated race of a variant against players of close rating (again: your place as it is)",
         request=VariantSerializer,
-        responses={202: QueueDocument, 200: QueueDocument, **refusals(401, 403, 409, 422, 429)},
+        responses={202: QueueDocument, 200: QueueDocument, **refusals(400, 401, 403, 409, 422, 429)},
     )
     def post(self, request: Request) -> Response:
         data = VariantSerializer(data=request.data)
@@ -98,7 +98,7 @@ class ChallengesView(APIView):
         operation_id="create_challenge",
         summary="Challenge a player by name to a rated race of a variant (expires in 2 minutes)",
         request=NewChallengeSerializer,
-        responses={201: ChallengeDocument, **refusals(401, 403, 404, 422, 429)},
+        responses={201: ChallengeDocument, **refusals(400, 401, 403, 404, 422, 429)},
     )
     def post(self, request: Request) -> Response:
         data = NewChallengeSerializer(data=request.data)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboard.api.urls")),
     path("api/", include("races.api.rating_urls")),
+    path("api/", include("races.api.match_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),
 ]

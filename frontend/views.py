@@ -151,7 +151,8 @@ def par_replay(request: HttpRequest, board: str) -> dict[str, Any]:
 
 @page("frontend/rooms.html")
 def rooms(request: HttpRequest) -> dict[str, Any]:
-    return {"page": "rooms"}
+    # A player's page links here to challenge them: the name is only put in the form.
+    return {"page": "rooms", "challenge_name": request.GET.get("challenge", "")[:100]}
 
 
 @page("frontend/room.html")

@@ -4,6 +4,8 @@ Made from the rooms the referee runs (games.models.Room); the referee knows noth
 
 from __future__ import annotations
 
+import uuid
+
 from django.db import models
 
 from games.models import Player, Room
@@ -118,3 +120,62 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.race_id} -> {self.room_id}"
+
+
+class QueueEntry(models.Model):
+    """A player waiting for a quick rated race of one variant (races.matching), then, once placed,
+    the room they were placed in, until they ask for another race. One a player: a second queue is
+    refused by the database itself, whichever worker is asked."""
+
+    player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="queue_entry")
+    game = models.CharField(max_length=2)
+    variant = models.CharField(max_length=16)
+    mu = models.FloatField()  # the rating when the player asked: races are formed by it
+    joined_at = models.DateTimeField()
+    seen_at = models.DateTimeField()  # the player's last poll: one gone quiet is not placed
+    room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        indexes = [models.Index(fields=["variant", "room", "mu"], name="queue_waiting")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.variant} {self.mu:.1f}"
+
+
+class Challenge(models.Model):
+    """One player's invitation of another to a rated race on a fresh hidden deal (races.challenges)."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_sent")
+    invitee = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_received")
+    variant = models.CharField(max_length=16)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PENDING)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        indexes = [models.Index(fields=["invitee", "state", "expires_at"], name="challenges_open")]
+
+    def __str__(self) -> str:
+        return f"{self.challenger_id} → {self.invitee_id} {self.variant} {self.state}"
+
+
+class MatchedRace(models.Model):
+    """A room made by a quick match or an accepted challenge: a rated race by how it was made."""
+
+    class How(models.TextChoices):
+        QUICK = "quick"
+        CHALLENGE = "challenge"
+
+    room = models.OneToOneField(Room, primary_key=True, on_delete=models.CASCADE, related_name="matched")
+    how = models.CharField(max_length=9, choices=How.choices)
+
+    def __str__(self) -> str:
+        return f"{self.room_id} {self.how}"

@@ -153,3 +153,9 @@ def test_fair_play_screen_on_simulated_days() -> None:
     for kind in ("honest", "strong", "par_fast", "own_fast", "spread", "par_human", "par_elsewhere", "own_elsewhere"):
         assert f"\n{kind:14} " in out, kind
     assert "\nown_padded " in out
+
+
+def test_quick_match_places_everyone_once() -> None:
+    out = run("matching.py", "--players", "8", "--spread", "0", "--workers", "2", "--limit", "45")
+    assert "placed: 8 of 8" in out and "all placed within" in out
+    assert "placed twice: 0 in two rooms, 0 told two rooms, 0 queue rows naming another room" in out

@@ -1,4 +1,5 @@
-// On every page: the language switch submits itself; the sign-out button signs out.
+// On every page: the language switch submits itself; the sign-out button signs out; a signed-in
+// player's own socket brings their challenges (player_socket.js).
 import { post } from "../api.js";
 
 for (const select of document.querySelectorAll("select[data-autosubmit]")) {
@@ -14,3 +15,5 @@ for (const button of document.querySelectorAll("[data-logout]")) {
     }
   });
 }
+
+if (document.body.dataset.me) import("../player_socket.js");

@@ -1,6 +1,9 @@
-// Open a race room on a fresh deal of a variant (or on a code), or go to one by its link.
-import { post } from "../api.js";
+// Open a race room on a fresh deal of a variant (or on a code), or go to one by its link; find a
+// rated race, or challenge a player to one.
+import { api, get, post } from "../api.js";
+import { fmt, gettext, ngettext } from "../i18n.js";
 import { Picker } from "../picker.js";
+import { toast } from "../ui.js";
 
 const form = document.querySelector("[data-room-form]");
 const picker = new Picker(form);
@@ -25,3 +28,65 @@ join.addEventListener("submit", (e) => {
   const match = text.match(/([0-9a-f-]{36})/i);
   location.assign(`/rooms/${match ? match[1] : encodeURIComponent(text)}/`);
 });
+
+// Rated races: find a race of the chosen variant (the server forms it and says where to go), or
+// challenge a player by name to one.
+const matchForm = document.querySelector("[data-match-form]");
+if (matchForm) {
+  const matchPicker = new Picker(matchForm);
+  const statusLine = matchForm.querySelector("[data-match-status]");
+  const cancel = matchForm.querySelector("[data-match-cancel]");
+  const find = matchForm.querySelector("[data-find]");
+  const matchError = matchForm.querySelector(".form-error");
+  let timer = null;
+
+  const waiting = (on) => {
+    find.disabled = on;
+    cancel.hidden = !on;
+    statusLine.hidden = !on;
+    if (!on) clearTimeout(timer);
+  };
+  const shown = (status) => {
+    if (status.room) {
+      location.assign(`/rooms/${status.room}/`);
+      return;
+    }
+    statusLine.textContent = fmt(
+      ngettext("Waiting for a race of %(variant)s: %(n)s player waiting.", "Waiting for a race of %(variant)s: %(n)s players waiting.", status.waiting),
+      { variant: status.variant, n: status.waiting },
+    );
+    waiting(true);
+    // The poll also tells the server this player is still here: one gone quiet is not placed.
+    timer = setTimeout(poll, 2000);
+  };
+  const failed = (error) => {
+    waiting(false);
+    matchError.textContent = error.message;
+    matchError.hidden = false;
+  };
+  async function poll() {
+    try { shown(await get("/api/match")); } catch (error) { if (error.status === 404) waiting(false); else failed(error); }
+  }
+  matchForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    matchError.hidden = true;
+    try { shown(await post("/api/match", { variant: matchPicker.variant })); } catch (error) { failed(error); }
+  });
+  cancel.addEventListener("click", async () => {
+    try { await api("DELETE", "/api/match"); waiting(false); } catch (error) { failed(error); }
+  });
+  poll(); // a reload while waiting shows the wait
+
+  const challengeForm = document.querySelector("[data-challenge-form]");
+  challengeForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    matchError.hidden = true;
+    try {
+      const sent = await post("/api/challenges", { name: challengeForm.name.value, variant: matchPicker.variant });
+      toast(fmt(gettext("Challenge sent to %(name)s: it waits two minutes for an answer."), { name: sent.invitee }));
+    } catch (error) {
+      matchError.textContent = error.message;
+      matchError.hidden = false;
+    }
+  });
+}

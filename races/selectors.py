@@ -1,0 +1,52 @@
+"""Reads of the races app: ratings as the matching sees them, the queue's size, open challenges."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Q
+
+from games.models import Player
+from races.models import Challenge, QueueEntry, Rating
+
+DEFAULT_MU = 25.0  # openskill's Plackett-Luce default: a player who has no rated race yet
+
+
+def match_mu(player_ids: Iterable[int], game: str) -> dict[int, float]:
+    """Each player's rating mean in `game` ("SP", "SD", "RU"); DEFAULT_MU for one not yet rated."""
+    ids = list(player_ids)
+    rated = dict(Rating.objects.filter(player_id__in=ids, game=game).values_list("player_id", "mu"))
+    return {player_id: rated.get(player_id, DEFAULT_MU) for player_id in ids}
+
+
+def waiting_for(variant: str, *, since: dt.datetime) -> int:
+    """How many players wait for a race of `variant` and were seen after `since`."""
+    return QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=since).count()
+
+
+def open_challenges(player: Player, *, now: dt.datetime) -> list[Challenge]:
+    """The challenges `player` sent or was sent that can still be answered, oldest first."""
+    mine = Q(invitee=player) | Q(challenger=player)
+    return list(
+        Challenge.objects.filter(mine, state=Challenge.State.PENDING, expires_at__gt=now)
+        .select_related("challenger", "invitee")
+        .order_by("created_at")
+    )
+
+
+def challenge_document(challenge: Challenge, *, now: dt.datetime) -> dict[str, Any]:
+    """A challenge as both its players see it."""
+    expired = challenge.state == Challenge.State.PENDING and challenge.expires_at <= now
+    return {
+        "id": str(challenge.pk),
+        "challenger": challenge.challenger.username,
+        "invitee": challenge.invitee.username,
+        "variant": challenge.variant,
+        "state": "expired" if expired else challenge.state,
+        "created_at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
+        "expires_in_ms": max(0, int((challenge.expires_at - now).total_seconds() * 1000)),
+        "room": str(challenge.room_id) if challenge.room_id else None,
+    }

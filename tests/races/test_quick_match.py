@@ -1,0 +1,192 @@
+"""Quick match: races formed by rating, widened by wait; cancel; the refusals; nobody placed twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+from django.db import connections
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.models import GameSession, Player, Room, RoomMember
+from races import matching
+from races.matching import Waiting, allowance, form_races
+from races.models import MatchedRace, QueueEntry, Rating
+from tests.conftest import make_player
+
+VARIANT = "SD1-S1"
+T0 = dt.datetime(2026, 12, 6, 12, 0, tzinfo=dt.UTC)
+
+
+def _as(player: Player) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=player)[0].key}")
+    return client
+
+
+def _rated(name: str, mu: float | None = None) -> Player:
+    player = make_player(name)
+    if mu is not None:
+        Rating.objects.create(player=player, game="SD", mu=mu, sigma=3.0, races=5, updated_at=T0)
+    return player
+
+
+def _at(seconds: float) -> dt.datetime:
+    return T0 + dt.timedelta(seconds=seconds)
+
+
+# ------------------------------------------------------------------ the schedule, without a database
+
+
+def test_the_allowed_distance_widens_with_the_wait() -> None:
+    assert [allowance(s) for s in (0, 4.9, 5, 10, 29.9)] == [3.0, 3.0, 6.0, 9.0, 18.0]
+    assert allowance(30) == float("inf")
+
+
+def test_six_close_players_race_at_once_and_far_ones_wait() -> None:
+    close = [Waiting(i, 25.0 + i / 10, T0) for i in range(6)]
+    far = [Waiting(100, 40.0, T0)]
+    races = form_races(close + far, _at(0.5))
+    assert [sorted(w.player_id for w in race) for race in races] == [list(range(6))]
+
+
+def test_two_players_wait_for_more_until_the_fill_time_then_race() -> None:
+    pair = [Waiting(1, 25.0, T0), Waiting(2, 26.0, T0)]
+    assert form_races(pair, _at(matching.FILL_SECONDS - 1)) == []
+    assert len(form_races(pair, _at(matching.FILL_SECONDS))) == 1
+
+
+def test_a_race_leaves_no_single_player_of_its_window_alone() -> None:
+    seven = [Waiting(i, 25.0, T0) for i in range(7)]
+    races = form_races(seven, _at(matching.FILL_SECONDS))
+    assert sorted(len(race) for race in races) == [2, 5]
+
+
+# ------------------------------------------------------------------ through the service and the API
+
+
+@pytest.mark.django_db
+def test_players_far_apart_race_once_their_wait_has_widened_the_range() -> None:
+    low, high = _rated("low", 25.0), _rated("high", 33.0)  # 8 apart: the range reaches 9 after 10 s
+    matching.enqueue(player=low, variant=VARIANT, now=T0)
+    matching.enqueue(player=high, variant=VARIANT, now=T0)
+    for seconds in (1, 6):
+        QueueEntry.objects.update(seen_at=_at(seconds))
+        assert matching.run_pass(VARIANT, now=_at(seconds)) == []
+    QueueEntry.objects.update(seen_at=_at(10))
+    (room,) = matching.run_pass(VARIANT, now=_at(10))
+    assert room.state == Room.State.RACING and room.code_secret
+    assert set(room.members.values_list("player__username", flat=True)) == {"low", "high"}
+    assert MatchedRace.objects.get(room=room).how == "quick"
+    assert GameSession.objects.filter(room_member__room=room, code_secret=True).count() == 2
+    for player in (low, high):
+        answer = _as(player).get("/api/match")
+        assert answer.status_code == 200
+        assert (answer.json()["state"], answer.json()["room"]) == ("placed", str(room.pk))
+
+
+@pytest.mark.django_db
+def test_an_unrated_player_waits_at_the_default_rating() -> None:
+    player = _rated("fresh")
+    matching.enqueue(player=player, variant=VARIANT, now=T0)
+    assert QueueEntry.objects.get(player=player).mu == 25.0
+
+
+@pytest.mark.django_db
+def test_the_waiting_player_sees_how_many_wait_and_can_cancel() -> None:
+    first, second = _rated("first", 10.0), _rated("second", 40.0)
+    answer = _as(first).post("/api/match", {"variant": VARIANT}, format="json")
+    assert answer.status_code == 202 and answer.json()["state"] == "waiting" and answer.json()["waiting"] == 1
+    assert _as(second).post("/api/match", {"variant": "sd1-s1 "}, format="json").json()["waiting"] == 2
+    assert _as(first).delete("/api/match").status_code == 204
+    assert _as(first).get("/api/match").status_code == 404
+    assert _as(first).delete("/api/match").status_code == 404
+    assert _as(second).get("/api/match").json()["waiting"] == 1
+
+
+@pytest.mark.django_db
+def test_a_placed_player_cannot_cancel_and_cannot_queue_while_racing() -> None:
+    players = [_rated(f"r{i}", 25.0) for i in range(6)]
+    for player in players:
+        matching.enqueue(player=player, variant=VARIANT)
+    matching.run_pass(VARIANT)  # six close players race at once
+    assert Room.objects.count() == 1
+    refused = _as(players[0]).delete("/api/match")
+    assert refused.status_code == 409 and "race has been found" in refused.json()["error"]["message"]
+    again = _as(players[0]).post("/api/match", {"variant": VARIANT}, format="json")
+    assert again.status_code == 409 and "in a race already" in again.json()["error"]["message"]
+    assert QueueEntry.objects.filter(room__isnull=False).count() == 6
+
+
+@pytest.mark.django_db
+def test_a_second_queue_is_refused_in_words_and_asking_again_changes_nothing() -> None:
+    player = _rated("twice", 25.0)
+    assert _as(player).post("/api/match", {"variant": VARIANT}, format="json").status_code == 202
+    assert _as(player).post("/api/match", {"variant": VARIANT}, format="json").status_code == 202
+    other = _as(player).post("/api/match", {"variant": "SP1-S1C"}, format="json")
+    assert other.status_code == 409
+    assert other.json()["error"]["message"].startswith("You are already waiting for a race of SD1-S1")
+    assert list(QueueEntry.objects.values_list("variant", flat=True)) == [VARIANT]
+
+
+@pytest.mark.django_db
+def test_refusals_in_the_players_language_and_nothing_written() -> None:
+    guest = Player.objects.create(username="~guest", is_guest=True)
+    refused = _as(guest).post("/api/match", {"variant": VARIANT}, format="json", HTTP_ACCEPT_LANGUAGE="fi")
+    assert refused.status_code == 403 and "vieraa" in refused.json()["error"]["message"]
+    player = _rated("words")
+    assert _as(player).post("/api/match", {"variant": "XX9"}, format="json").status_code in (400, 422)
+    assert APIClient().post("/api/match", {"variant": VARIANT}, format="json").status_code == 401
+    assert _as(player).get("/api/match").status_code == 404
+    assert not QueueEntry.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_player_gone_quiet_is_dropped_not_placed() -> None:
+    quiet, polling = _rated("quiet", 25.0), _rated("polling", 25.0)
+    matching.enqueue(player=quiet, variant=VARIANT, now=T0)
+    matching.enqueue(player=polling, variant=VARIANT, now=_at(matching.STALE_SECONDS))
+    assert matching.run_pass(VARIANT, now=_at(matching.STALE_SECONDS + 1)) == []
+    assert list(QueueEntry.objects.values_list("player__username", flat=True)) == ["polling"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_transactions_forming_races_at_once_place_everyone_once() -> None:
+    players = [_rated(f"c{i}", 25.0 + (i % 3)) for i in range(24)]
+    now = timezone.now()
+    long_ago = now - dt.timedelta(seconds=matching.ANY_RATING_AFTER_SECONDS)  # any subset may race
+    QueueEntry.objects.bulk_create(
+        [
+            QueueEntry(player=p, game="SD", variant=VARIANT, mu=25.0 + (i % 3), joined_at=long_ago, seen_at=now)
+            for i, p in enumerate(players)
+        ]
+    )
+    barrier = threading.Barrier(2)
+    started: list[list[Room]] = []
+
+    def one_pass() -> None:
+        try:
+            barrier.wait(timeout=10)
+            started.append(matching.run_pass(VARIANT, now=timezone.now()))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=one_pass) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(started) == 2  # both passes ran to their end
+    matching.run_pass(VARIANT)  # what one pass's share of the queue left races now
+    members = list(RoomMember.objects.values_list("player_id", flat=True))
+    assert len(members) == len(set(members))  # nobody in two races
+    waiting = QueueEntry.objects.filter(room=None).count()
+    assert len(members) + waiting == 24 and waiting <= 1  # a lone one, if any, waits for the next player
+    assert all(2 <= room.members.count() <= 6 for room in Room.objects.all())
+    placed = dict(QueueEntry.objects.values_list("player_id", "room_id"))
+    by_room = dict(RoomMember.objects.values_list("player_id", "room_id"))
+    assert placed == by_room

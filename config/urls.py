@@ -13,6 +13,7 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/", include("games.api.urls")),
+    path("api/", include("accounts.api.urls")),
     path("api/", include("leaderboard.api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),

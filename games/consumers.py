@@ -22,11 +22,10 @@ from django.utils.translation import gettext, gettext_noop
 from games import groups, live, play_loop, selectors, services, session_pushes, why
 from games.last_sent import LastSent
 from games.models import Player
-from games.players import token_auth
 from games.players.signed_in import signed_in_player
 from operations import metrics
 from web.errors import NotAuthenticated, ServiceError, Unavailable
-from web.sockets.auth import signed_in_until
+from web.sockets.auth import hear_revocations, signed_in_until
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
 from web.sockets.consumer import in_database_thread
 from web.sockets.live import LiveConsumer
@@ -106,7 +105,7 @@ class PlayConsumer(LiveConsumer):
         self.player = user
         self.last_sent = LastSent()  # what the next delta applies to (games/last_sent.py)
         self.sign_in = SignIn(user.pk)  # asked on the first message, then kept (web/sockets/sign_ins.py)
-        token_auth.local_cache()  # the revocations' listener, which lets the sign-in be kept
+        hear_revocations()  # the revocations' listener, which lets the sign-in be kept
         # Joined before the game is read, so that no change committed meanwhile goes untold. What a
         # change told makes it send is read for this player, whose game it must be (_document_for).
         try:

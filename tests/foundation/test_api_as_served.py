@@ -235,7 +235,7 @@ async def test_production_sends_hsts_over_https_and_redirects_plain_http(setting
 async def test_a_token_dropped_from_this_process_between_check_and_read_is_asked_of_the_database(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from games.players.token_auth import CachedTokenAuthentication
+    from accounts.token_auth import CachedTokenAuthentication
 
     viewer = await _a_played_board()
     by_token = {"Authorization": f"Token {await token_for(viewer)}"}

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = {"games", "leaderboard", "frontend"}
+APPS = {"accounts", "games", "leaderboard", "races", "frontend"}
 
 
 def test_config_holds_only_the_settings_urls_and_asgi_modules() -> None:

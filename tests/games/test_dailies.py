@@ -143,7 +143,7 @@ def test_after_midnight_the_days_daily_gives_no_ranked_attempt(player: Player) -
 def test_a_guest_is_asked_to_sign_up_for_the_daily_and_is_served_after_signing_up() -> None:
     from django.test import Client
 
-    from games.players.accounts import create_guest
+    from games.players.guests import create_guest
     from tests.security.snapshot import snapshot
 
     guest = create_guest()

@@ -19,11 +19,11 @@ from django.db import DataError, connection
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts import token_auth
 from config.asgi import application
 from games import live, services
 from games import play_repository as play
 from games.models import GameAction, GameSession, Player
-from games.players import token_auth
 from tests.conftest import make_player
 from tests.games.play_helpers import follow
 from tests.security.snapshot import snapshot

@@ -87,7 +87,7 @@ def test_another_players_session_is_answered_like_a_missing_one(player_api: APIC
 
 
 def test_guests_play_unranked(api: APIClient) -> None:
-    from games.players.accounts import create_guest
+    from games.players.guests import create_guest
 
     api.force_authenticate(create_guest())
     doc = api.post("/api/sessions", {"code": "SD1-S2-AAAAAAA"}, format="json").json()

@@ -17,13 +17,14 @@ from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 SESSION_KEPT = dt.timedelta(seconds=60)
 
 
 def token_authentication() -> Any:
     """The HTTP API's token authentication (the first TokenAuthentication among DRF's
-    DEFAULT_AUTHENTICATION_CLASSES: the token cache, games/players/token_auth.py), so that a socket
+    DEFAULT_AUTHENTICATION_CLASSES: the token cache, accounts/token_auth.py), so that a socket
     accepts and refuses the same tokens as the API, without this package naming an app."""
     from rest_framework.authentication import BaseAuthentication, TokenAuthentication
     from rest_framework.settings import api_settings
@@ -34,6 +35,14 @@ def token_authentication() -> Any:
         if issubclass(authentication, TokenAuthentication):
             return authentication()
     raise ImproperlyConfigured("REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES name no TokenAuthentication")
+
+
+def hear_revocations() -> None:
+    """Start this process's listener for the token cache's revocations, once (REVOCATIONS_LISTENER,
+    accounts/token_auth.py): while it is up, a socket keeps its sign-in between messages
+    (web/sockets/sign_ins.py). Named in the settings, so that neither this package nor a socket's app
+    imports the accounts app."""
+    import_string(settings.REVOCATIONS_LISTENER)()
 
 
 @database_sync_to_async
@@ -70,7 +79,7 @@ def signed_in_until(scope: dict[str, Any]) -> dt.datetime | None:
     """Until when the credentials a socket was opened with stand, as far as is known now (None: they
     do not): its token is not revoked or expired, or its session not ended; and its player is still
     active. In a database thread; a token's answer mostly comes from the token cache
-    (games/players/token_auth.py), a session's costs two small queries. A socket keeps the answer
+    (accounts/token_auth.py), a session's costs two small queries. A socket keeps the answer
     until a revocation names its player (web/sockets/sign_ins.py)."""
     from django.contrib.auth import SESSION_KEY, get_user_model
     from rest_framework.exceptions import AuthenticationFailed

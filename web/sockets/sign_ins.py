@@ -2,7 +2,7 @@
 
 A socket asks the database once (web.sockets.auth.signed_in_until) and keeps the answer while
 nothing can have changed it: until its token or session expires, and only while this process
-hears the revocations (the token cache's subscription, games/players/token_auth.py). Every
+hears the revocations (the token cache's subscription, accounts/token_auth.py). Every
 log-out, token revocation and save or deletion of a player names the player (`player_name`) in
 that publication; a socket whose player is named asks the database again on its next message.
 While the subscription is down, or before it is up, every message asks, as it always did.

@@ -11,10 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import auth_backend, services
 from games.api.documents import refusals
 from games.api.openapi import SPACE, padded, text
 from games.models import Player
-from games.players import accounts, auth_backend, guests
+from games.players import guests
 from games.players.names import LOGIN_RULE, NAME_RULE
 from web.fields import ClosedSerializer, StrictCharField
 
@@ -88,7 +89,7 @@ def _signed_in(request: Request, player: Player) -> Response:
         login(request, player, backend=auth_backend.PATH)  # DRF's Request passes the session and user through
     if browser:
         return Response({"username": player.username})
-    return Response({"token": accounts.token_for(player), "username": player.username})
+    return Response({"token": services.token_for(player), "username": player.username})
 
 
 class SignUpView(APIView):
@@ -102,7 +103,7 @@ class SignUpView(APIView):
     def post(self, request: Request) -> Response:
         data = SignUpSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = accounts.sign_up(
+        player = services.sign_up(
             username=data.validated_data["username"],
             password=data.validated_data["password"],
             address=guests.client_address(request),
@@ -124,7 +125,7 @@ class LogInView(APIView):
     def post(self, request: Request) -> Response:
         data = LogInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = accounts.log_in(
+        player = services.log_in(
             username=data.validated_data["username"],
             password=data.validated_data["password"],
             address=guests.client_address(request),
@@ -144,7 +145,7 @@ class LogOutView(APIView):
         player = request.user
         assert isinstance(player, Player)
         if request.auth is not None:  # a script's log-out ends its token; the browser's, its session
-            accounts.revoke_token(player)
+            services.revoke_token(player)
         logout(request)
         return Response({"ok": True})
 
@@ -156,7 +157,7 @@ class TokensView(APIView):
     def get(self, request: Request) -> Response:
         player = request.user
         assert isinstance(player, Player)
-        return Response({"tokens": accounts.tokens_of(player)})
+        return Response({"tokens": services.tokens_of(player)})
 
 
 class TokenView(APIView):
@@ -171,7 +172,7 @@ class TokenView(APIView):
     def delete(self, request: Request, token_id: str) -> Response:
         player = request.user
         assert isinstance(player, Player)
-        accounts.revoke_token(player, token_id_=token_id)
+        services.revoke_token(player, token_id_=token_id)
         return Response({"ok": True})
 
 

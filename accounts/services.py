@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import secrets
 from typing import Any
 
 from django.conf import settings
@@ -15,19 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework.authtoken.models import Token
 
-from games.models import GUEST_PREFIX, Player
-from games.players import names, token_auth
+from accounts import token_auth
+from games.models import Player
+from games.players import names
 from web import ratelimit
 from web.errors import Conflict, NotAuthenticated, NotFound, Unprocessable
 
 NAME_REFUSED = gettext_noop("A name is 3 to 20 characters: letters, digits, '_' and '-' only.")
-
-
-def create_guest() -> Player:
-    player = Player(username=f"{GUEST_PREFIX}{secrets.token_hex(8)}", is_guest=True)
-    player.set_unusable_password()
-    player.save()
-    return player
 
 
 def _check_name(username: str) -> str:

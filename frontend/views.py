@@ -25,7 +25,7 @@ from games.engine import InvalidCode, parse_variant
 from games.models import Player, Result
 from games.players.signed_in import signed_in_player
 from games.refusals import of_error
-from games.rooms import room_for
+from games.rooms.rooms import room_for
 from games.selectors import session_for
 from leaderboard.profiles import named_player
 from web.errors import ServiceError

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from games import refusals
+from games.deals.variants import goal_of
 from games.engine import DAILY_VARIANTS, GameCode, InvalidCode, parse_variant
-from games.variants import goal_of
 from web.errors import BadRequest, NotFound
 
 CLEAN = ":clean"

@@ -59,7 +59,7 @@ class RankKey:
 
     def prefix(self) -> str:
         """The key without its result id: all a statement needs that stores the result in the same
-        round trip and pads its id itself (games.results.NewResult)."""
+        round trip and pads its id itself (games.results.store.NewResult)."""
         elapsed = _NO_TIME if self.elapsed_ms is None else min(self.elapsed_ms, _NO_TIME - 1)
         finished_us = (self.finished_at - _EPOCH) // dt.timedelta(microseconds=1)
         parts = (_PROGRESS_TOP - self.progress, _SCORE_OFFSET - self.score, self.moves, elapsed, finished_us)

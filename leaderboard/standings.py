@@ -14,10 +14,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import verified
 from games.boards import clean_twin
 from games.models import Player, Result
 from games.ranking import RankKey
+from games.results import announcements
 from leaderboard import rank_index
 from leaderboard.models import BoardEntry, BoardVersion
 from operations import metrics
@@ -100,7 +100,7 @@ def offer(*, result: Result, board: str | None = None) -> Change | None:
 
 
 def offer_statements(
-    *, result: Result, boards: Sequence[str], new: verified.NewResult | None = None
+    *, result: Result, boards: Sequence[str], new: announcements.NewResult | None = None
 ) -> list[tuple[str, list[Any]]]:
     """The offers of `result` to `boards`: for each board, the bump and the entry, to run in this
     order (fetch_each). Given `new`, the result is the one the statement before them stores, whose
@@ -134,7 +134,7 @@ def offer_statements(
 
 
 @functools.cache
-def _offer_of_new(new: verified.NewResult) -> tuple[str, str]:
+def _offer_of_new(new: announcements.NewResult) -> tuple[str, str]:
     """_BUMP and _OFFER for a result stored just before them: its id and its key's last digits
     read in SQL (the key's parameter is its prefix)."""
     key = f"(%s || {new.key_suffix})"

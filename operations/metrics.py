@@ -124,7 +124,7 @@ def judged_action(func: F) -> F:
 
 def action_judged(started: float, error: BaseException | None = None) -> None:
     """One action answered (applied, or refused with `error`) that was judged from `started` on
-    (time.perf_counter): apply_action's count, also the play socket's own (games.play_loop)."""
+    (time.perf_counter): apply_action's count, also the play socket's own (games.sessions.play_loop)."""
     ACTION_SECONDS.observe(time.perf_counter() - started)
     if error is not None:
         ACTIONS.labels(refusal_name(error)).inc()
@@ -133,7 +133,7 @@ def action_judged(started: float, error: BaseException | None = None) -> None:
 
 
 def submission(func: F) -> F:
-    """Count each batch submission (games.submissions, whose functions answer (status, body), on a
+    """Count each batch submission (games.results.submissions, whose functions answer (status, body), on a
     thread or, awaited, on the event loop)."""
 
     def count(answer: Any) -> Any:

@@ -92,7 +92,7 @@ DEVICE_BYTES = 24
 
 class DeviceCookieMiddleware:
     """Give a browser that has none a long-lived device cookie on the pages it loads: random bytes
-    that name no player, sent back when it starts a daily attempt (games.fair_play keeps a keyed
+    that name no player, sent back when it starts a daily attempt (games.dailies.fair_play keeps a keyed
     hash of it, to see two accounts played from one browser). HttpOnly, SameSite=Lax, Secure where
     the session cookie is. Never on an answer a shared cache may keep, nor under /api/ (a script
     has no use for it)."""

@@ -15,7 +15,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from games.engine import ALL_VARIANTS, BLANKS, DAILY_VARIANTS
 from games.services import MAX_TOKEN_CHARS
-from games.why import GROUP
+from games.sessions.why import GROUP
 
 # What str.strip() removes (and so DRF's CharField): around a body's text field.
 SPACE = r"\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -114,7 +114,7 @@ STEP = OpenApiParameter(
     description="actions replayed, 0 to the game's steps (default 0); past its last step, 404",
 )
 
-# Why not: about a group or about an action, never both (games.why.why_not). As one query object,
+# Why not: about a group or about an action, never both (games.sessions.why.why_not). As one query object,
 # exploded into its one field, so that the document can say "exactly one".
 _TOKEN = rf"[^{BLANK}](?:[\s\S]{{0,{MAX_TOKEN_CHARS - 2}}}[^{BLANK}])?"
 WHY_QUESTION = OpenApiParameter(

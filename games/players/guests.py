@@ -94,5 +94,5 @@ def limit_starts(request: Request) -> None:
 
 def count_new_game(player: Player, message: str) -> None:
     """One new game for `player` in the per-player counter of new games: a game started on its own,
-    or a race's game made for a racer when the room starts (games.rooms)."""
+    or a race's game made for a racer when the room starts (games.rooms.rooms)."""
     ratelimit.hit("starts", str(player.pk), limit=settings.RATE_SESSION_STARTS, seconds=60, message=message)

@@ -34,5 +34,5 @@ def test_web_imports_no_app() -> None:
 
 def test_the_import_walk_sees_a_lazy_import(tmp_path: Path) -> None:
     module = tmp_path / "lazy.py"
-    module.write_text("def f():\n    from leaderboard.models import Player\n    import games.live\n")
+    module.write_text("def f():\n    from leaderboard.models import Player\n    import games.sessions.live\n")
     assert _imported(module) == {"leaderboard", "games"}

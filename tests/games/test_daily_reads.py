@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.dailies import PREPARING_RETRY_SECONDS, utc_today
+from games.dailies.schedule import PREPARING_RETRY_SECONDS, utc_today
 from games.engine import DAILY_VARIANTS
 from games.models import Daily, DailyCandidate, GameSession
 from games.players.guests import create_guest

@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 from config.routing import websocket_urlpatterns
 from games.boards import parse_board
 from games.models import Player, Result
-from games.verification import canonical
+from games.results.replay_verification import canonical
 from leaderboard import selectors, standings
 from leaderboard.models import BoardEntry
 from tests.historical import before_the_move

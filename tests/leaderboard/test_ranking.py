@@ -143,9 +143,9 @@ def test_guests_never_appear_on_a_board() -> None:
     # Even a result that names a board (the games app already gives guests none).
     result = make_result(guest, SPIDER_WIN, [], ranked=False)
     result.board = f"code:{SPIDER_WIN}"
-    from games import verified
+    from games.results import announcements
 
-    verified.announce(verified.Event(kind="verified", result=result))
+    announcements.announce(announcements.Event(kind="verified", result=result))
     assert not BoardEntry.objects.exists()
     document = selectors.leaderboard(board=parse_board(f"code:{SPIDER_WIN}"), viewer=guest)
     assert document["entries"] == [] and document["total"] == 0 and document["me"] is None

@@ -31,7 +31,7 @@ READ_AND_PLAY = """
 import json
 from games.boards import parse_board
 from games.models import Player, Result, Room
-from games.submissions import submit_log
+from games.results.submissions import submit_log
 from leaderboard import selectors
 from leaderboard.models import BoardEntry
 

@@ -16,9 +16,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import rooms, services
+from games import services
 from games.engine import Game, GameCode
 from games.models import GameSession, Player, Result
+from games.rooms import rooms
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.reliability.db import legal_plan

@@ -14,12 +14,13 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import live, refusals
+from games import refusals
 from games.engine import EngineError, parse_action
 from games.engine.errors import IllegalAction
 from games.models import Player
 from games.selectors import session_for
 from games.services import GAME_OVER, not_started, session_key, well_sized
+from games.sessions import live
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Unprocessable
 

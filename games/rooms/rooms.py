@@ -22,12 +22,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import groups, room_progress, secret_codes, verified
-from games.codes import fresh_code, parse_code, parse_variant_or_refuse
+from games import groups
+from games.deals import secret_codes
+from games.deals.codes import fresh_code, parse_code, parse_variant_or_refuse
+from games.deals.variants import goal_of
 from games.models import GameSession, Player, Result, Room, RoomMember
 from games.players.guests import count_new_game
 from games.ranking import RankKey
-from games.variants import goal_of
+from games.results import announcements
+from games.rooms import progress as room_progress
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
 
@@ -175,7 +178,7 @@ def session_progressed(*, session: GameSession) -> None:
 def member_progressed(*, session: GameSession) -> None:
     """After a member's action or finish commits: the room hears of it, and ends when all are done.
 
-    An action ends no race: its progress is pushed on a throttle (games.room_progress), with no lock.
+    An action ends no race: its progress is pushed on a throttle (games.rooms.progress), with no lock.
     A finish may end it: it is decided under the room's lock, so the race ends once, and pushed at once.
     """
     room_id = RoomMember.objects.filter(session_id=session.pk).values_list("room_id", flat=True).first()
@@ -205,7 +208,7 @@ def _finish(room: Room, now: dt.datetime) -> None:
         for result in ranked.order_by("pk"):
             assert result.session is not None
             result.session.code_secret = False
-            verified.announce(verified.Event(kind="revealed", result=result))
+            announcements.announce(announcements.Event(kind="revealed", result=result))
 
 
 def _announce_on_commit(room: Room) -> None:
@@ -214,7 +217,7 @@ def _announce_on_commit(room: Room) -> None:
 
 
 def push_room(room_id: uuid.UUID) -> None:
-    """Send the room's table as it is now to its sockets (games.room_progress decides when)."""
+    """Send the room's table as it is now to its sockets (games.rooms.progress decides when)."""
     room = Room.objects.select_related("host").filter(id=room_id).first()
     if room is not None:  # a room deleted since has nobody to tell
         async_to_sync(groups.send)(groups.room_group(room_id), {"type": "room.update", "room": room_document(room)})

@@ -11,13 +11,13 @@ The signals, each explainable on its own:
 - clairvoyance: how much of the solver's par line, a line that needs the hidden cards to find, the
   log follows in order; a copy of the par line is the plainest case;
 - blind choices: where the player chose which face-down card to turn, luck beyond what a player who
-  cannot see the cards has (games.blind_choices);
+  cannot see the cards has (games.dailies.blind_choices);
 - a near-par win: a won log hardly longer than the par line; listed beside another signal only,
   since a strong player who sees only the face-up cards wins in about as few moves;
 - account age and history at the time of the attempt (a new account that wins within par at once).
 
 Nothing here reads the leaderboard: a held result is announced to it only once approved, and one
-voided after its approval is announced withdrawn (games.verified).
+voided after its approval is announced withdrawn (games.results.announcements).
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
-from games import blind_choices, verified
+from games.dailies import blind_choices
 from games.models import AttemptOrigin, Daily, FairPlayDecision, FairPlayReview, GameAction, GameSession, Player, Result
+from games.results import announcements
 
 
 def keyed_hash(kind: str, value: str) -> str:
@@ -235,7 +236,7 @@ def decide(*, review: FairPlayReview, staff: Player, verdict: str, reason: str, 
         FairPlayDecision.objects.create(review=locked, verdict=verdict, reason=reason, staff=staff, decided_at=now)
         if approve or was == FairPlayReview.Status.APPROVED:
             result = Result.objects.select_related("player", "stored_code", "daily", "session").get(pk=locked.result_id)
-            verified.announce(verified.Event(kind="approved" if approve else "withdrawn", result=result))
+            announcements.announce(announcements.Event(kind="approved" if approve else "withdrawn", result=result))
     return locked
 
 

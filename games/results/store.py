@@ -1,7 +1,7 @@
 """Storing a verified result: the one write every path ends in (a session's finish or give-up, a
 daily attempt closed at its publication, a batch submission).
 
-The result is stored and announced (games.verified) in one transaction, so what the listeners
+The result is stored and announced (games.results.announcements) in one transaction, so what the listeners
 write with it (the boards, the statistics) commits with it or not at all: in the caller's
 transaction (`store_verified`, sync), or, for a submission, committed by itself in a group with the
 others of the event loop (`store_submission`, async, web.storage.commit_each).
@@ -17,12 +17,12 @@ from asgiref.sync import sync_to_async
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.utils import timezone
 
-from games import verified
-from games.codes import stored_code_row, stored_code_statement
+from games.deals.codes import stored_code_row, stored_code_statement
 from games.engine import GameCode
 from games.models import Daily, GameSession, Player, Result, StoredCode
 from games.ranking import RESULT_ID_WIDTH
-from games.verification import Outcome
+from games.results import announcements
+from games.results.replay_verification import Outcome
 from web import storage
 from web.storage import Row, fetch_each
 
@@ -40,7 +40,7 @@ _COLUMNS = (
     "sequences", "cards_home", "elapsed_ms", "actions", "undos", "hints", "log", "finished_at", "verified_at",
 )  # fmt: skip
 if tuple(f.attname for f in _FIELDS) != _COLUMNS or any(getattr(f, "auto_now", False) for f in _FIELDS):
-    raise RuntimeError("games.results: Result's fields changed; update _COLUMNS and _Write.of")
+    raise RuntimeError("games.results.store: Result's fields changed; update _COLUMNS and _Write.of")
 _PLAYER = Result._meta.get_field("player")
 _STORED_CODE = Result._meta.get_field("stored_code")
 _STORED_CODE_AT = _COLUMNS.index("stored_code_id")  # where a code stands in for its row's id
@@ -55,7 +55,7 @@ _INSERT_ON_CODE = (
     + " RETURNING id"
 )
 
-# The result just stored, for the listeners' statements in the same transaction (games.verified):
+# The result just stored, for the listeners' statements in the same transaction (games.results.announcements):
 # the sequence's value this session last took (PostgreSQL), the highest id (SQLite, whose writes
 # are serialised and which runs the statements one after another).
 # The sequence is named as PostgreSQL names an identity column's (tests/games pins it): a name read
@@ -64,8 +64,8 @@ _INSERT_ON_CODE = (
 RESULT_SEQUENCE = f"{Result._meta.db_table}_id_seq"
 _SEQUENCE = f"currval('{RESULT_SEQUENCE}'::regclass)"
 _NEW = {
-    "postgresql": verified.NewResult(id=_SEQUENCE, key_suffix=f"lpad({_SEQUENCE}::text, {RESULT_ID_WIDTH}, '0')"),
-    "sqlite": verified.NewResult(
+    "postgresql": announcements.NewResult(id=_SEQUENCE, key_suffix=f"lpad({_SEQUENCE}::text, {RESULT_ID_WIDTH}, '0')"),
+    "sqlite": announcements.NewResult(
         id=f"(SELECT max(id) FROM {Result._meta.db_table})",
         key_suffix=f"substr('{'0' * RESULT_ID_WIDTH}' || (SELECT max(id) FROM {Result._meta.db_table}), "
         f"-{RESULT_ID_WIDTH})",
@@ -86,11 +86,11 @@ def store_verified(
     under_review: bool = False,
 ) -> Result:
     """Store the verified `outcome` of `player` (a guest's ranks on no board) and announce it.
-    A result `under_review` (games.fair_play) is announced as such: nothing counts it until it is
+    A result `under_review` (games.dailies.fair_play) is announced as such: nothing counts it until it is
     approved.
 
     Joins the caller's transaction if there is one (a session's finish holds its row lock). A
-    secret race's result is announced held back: it ranks when the race ends (games.rooms). Given a
+    secret race's result is announced held back: it ranks when the race ends (games.rooms.rooms). Given a
     code rather than its StoredCode (a submission's), the code's row is made on first use with the
     result, in the same transaction.
     """
@@ -123,12 +123,12 @@ async def store_submission(
     done here. A result whose listeners must write more in its transaction is stored on a thread
     with Django's connection altogether."""
     write = _Write.of(player=player, outcome=outcome, stored_code=code, board=board, finished_at=finished_at)
-    if not verified.heard_after_commit(write.event):
+    if not announcements.heard_after_commit(write.event):
         return await sync_to_async(_stored)(write)
     rows = await storage.commit_each(write.statements)
-    with verified.collected() as effects:
+    with announcements.collected() as effects:
         write.stored(rows)  # the listeners only read their rows and say what follows
-    await verified.run_collected(effects)
+    await announcements.run_collected(effects)
     return write.result
 
 
@@ -138,9 +138,9 @@ class _Write:
     the result's, the listeners'), and what to do with their rows once they ran."""
 
     result: Result
-    event: verified.Event
+    event: announcements.Event
     code: GameCode | None
-    statements: list[verified.Statement]
+    statements: list[announcements.Statement]
     told: Callable[[list[Row | None]], None]
 
     @classmethod
@@ -191,11 +191,11 @@ class _Write:
         if session is not None:
             result.session = session  # as a keyword would: the session's own result is this one
         held_back = bool(session is not None and session.code_secret)
-        event = verified.Event(kind="verified", result=result, held_back=held_back, under_review=under_review)
+        event = announcements.Event(kind="verified", result=result, held_back=held_back, under_review=under_review)
         # One wrapper per process, not the per-context one: only the values are prepared with it.
         database = storage.values_database()
         # The listeners' writes go with the INSERT, in its transaction.
-        then, told = verified.announce_with(event, _NEW[database.vendor])
+        then, told = announcements.announce_with(event, _NEW[database.vendor])
         values = [f.get_db_prep_save(value, database) for f, value in zip(_FIELDS, columns, strict=True)]
         if code is None:
             statements = [(_INSERT, values), *then]

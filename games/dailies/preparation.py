@@ -1,6 +1,6 @@
 """Certified dailies, prepared ahead of their day (docs/dailies.md).
 
-For each date and daily variant the solver tries candidate k = 0, 1, ... (games.dailies.candidate_code)
+For each date and daily variant the solver tries candidate k = 0, 1, ... (games.dailies.schedule.candidate_code)
 within its budget; the daily is the first candidate it wins, with the winning line's move count as
 its par. After DAILY_CANDIDATE_CAP candidates the last one tried is used, not certified. Every
 verdict is stored as it comes (DailyCandidate), so a preparer that stops or crashes goes on where
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games.codes import stored_code_for
-from games.dailies import candidate_code
+from games.dailies.schedule import candidate_code
+from games.deals.codes import stored_code_for
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, DailyCandidate
 from games.solver import Solution, SolverBug, solve

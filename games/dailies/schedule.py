@@ -9,9 +9,9 @@ import hmac
 from django.conf import settings
 from django.utils.translation import gettext
 
+from games.deals.variants import variant_name
 from games.engine import DAILY_VARIANTS, LONG_DEAL_NUMBERS, GameCode
 from games.models import Daily
-from games.variants import variant_name
 from web.errors import NotFound, Unavailable, Unprocessable
 
 

@@ -1,10 +1,10 @@
 """The play socket's common action, judged and stored on the event loop: no trip to a database thread.
 
-An ordinary legal action on a game in this process's live cache (games.live) is judged here by
+An ordinary legal action on a game in this process's live cache (games.sessions.live) is judged here by
 the same judge as `services.apply_action` (`services.judge`, the same rate limit and log cap) and
-appended with the same conditional statement (games.play_repository), committed in a group with
+appended with the same conditional statement (games.sessions.play_repository), committed in a group with
 the other sockets' appends of this loop (web.storage.commit_row). The answer leaves only once
-that commit succeeded; the session's other sockets are told then (games.session_pushes).
+that commit succeeded; the session's other sockets are told then (games.sessions.pushes).
 Everything else is handed to apply_action on a database thread, which judges it on the stored
 state: a cache miss, another player's id, a resend (`at` not the next position), a game over or
 not yet started, a refusal on the cached copy (which may be behind what another worker stored),
@@ -25,9 +25,12 @@ from typing import Any
 from django.db import DatabaseError
 from django.utils.translation import gettext
 
-from games import live, room_progress, selectors, services, session_pushes
-from games import play_repository as play
+from games import selectors, services
 from games.models import Player
+from games.rooms import progress as room_progress
+from games.sessions import live
+from games.sessions import play_repository as play
+from games.sessions import pushes as session_pushes
 from operations import metrics
 from web import storage
 from web.errors import ServiceError, Unavailable

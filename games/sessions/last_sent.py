@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from games import session_delta
+from games.sessions import deltas as session_delta
 
 COOL_AFTER = 2.0  # seconds without an action before the document is compressed
 

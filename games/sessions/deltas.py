@@ -15,7 +15,7 @@ A change carries only values of the new document, and indexes and key names of t
 socket sent before: never more than the whole document would (fair play). A socket that waits
 keeps the last document it sent as its compact JSON, compressed against the words every document
 repeats (`keep`; what it saves: bench/README.md, memory per play socket); one that plays keeps
-it as it is (games.last_sent).
+it as it is (games.sessions.last_sent).
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """Play's storage: a session's live game loaded, one action appended, and a plain answer when the
 stored log moved on. The hot path of refereed play: an action costs one round trip.
 
-`load` gives the game from this process's cache (`games.live`) or, on a miss or when asked,
+`load` gives the game from this process's cache (`games.sessions.live`) or, on a miss or when asked,
 from the stored row and log. `append` is conditional on the log length the caller's state
 reflects and on the game being open, so two workers can never both append at one position and a
 stale state is detected (`LogMovedOn`) instead of trusted. On PostgreSQL the counters update and
 the log insert are one statement, which is its own transaction: when `append` returns, the action
 is committed (play runs outside any transaction: requests are not atomic). The play socket runs
-the same statement on its event loop's pool, in group commits (games/play_loop.py).
+the same statement on its event loop's pool, in group commits (games/sessions/play_loop.py).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import live
 from games.engine import Action, Game, Undo
-from games.live import LiveGame, LiveSession
 from games.models import GameAction, GameSession, Player
 from games.selectors import session_for
+from games.sessions import live
+from games.sessions.live import LiveGame, LiveSession
 from web.errors import NotFound
 from web.group_commit import Statement
 from web.storage import fetch_each

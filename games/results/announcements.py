@@ -7,7 +7,7 @@ A listener runs inside the transaction that stored the result, so what it writes
 back with the result (a verified result never goes without its board entry); what must follow the
 commit (an index, a push) it hands to `after_commit`: an async effect, run once the transaction
 commits (through asgiref's async_to_sync), or on the event loop for a result stored there
-(games.results). A listener whose writes need no
+(games.results.store). A listener whose writes need no
 answer first (a Writer) has them sent with the result's own INSERT, in its round trip; the other
 listeners hear of the result after the writers. When every listener is a Writer that writes nothing
 more for a result (heard_after_commit), the result and the writers' statements are one round trip
@@ -37,7 +37,7 @@ class Event:
     """`verified`: a result was just stored (once per result). `held_back`: it belongs to a secret
     race, so it must not be shown on a board yet (a board entry would answer questions about a
     deal whose code is secret). `revealed`: such a race has ended, and its result may be ranked now.
-    `under_review`: a daily result held by fair play (games.fair_play), counted nowhere yet;
+    `under_review`: a daily result held by fair play (games.dailies.fair_play), counted nowhere yet;
     `approved`: staff approved such a result, which now counts as a verified one would have (a
     voided one is never announced again). `withdrawn`: staff voided a result approved before, which
     counts nowhere from now on (its listeners take it back out).
@@ -75,7 +75,7 @@ Statement = tuple[str, Sequence[Any]]
 @dataclass(frozen=True)
 class Writer:
     """A listener whose writes need no answer from the database before they are sent, so they go
-    with the result's own INSERT (games.results): `statements(event, new)` gives them (`new` is
+    with the result's own INSERT (games.results.store): `statements(event, new)` gives them (`new` is
     None for a result stored already, whose pk is set), `wrote(event, rows)` takes their rows,
     with the result's pk set."""
 
@@ -158,7 +158,7 @@ def after_commit(effect: AfterCommit) -> None:
 @contextmanager
 def collected() -> Iterator[list[AfterCommit]]:
     """Within: the listeners' after-commit effects are collected into the list, for a result the
-    event loop committed itself (games.results.store_submission), which runs them there."""
+    event loop committed itself (games.results.store.store_submission), which runs them there."""
     kept: list[AfterCommit] = []
     token = _collected.set(kept)
     try:

@@ -197,7 +197,7 @@ class Throttle:
 
 
 def _push(room_id: uuid.UUID) -> None:
-    from games.rooms import push_room  # it imports this module
+    from games.rooms.rooms import push_room  # it imports this module
 
     push_room(room_id)
 

@@ -4,7 +4,7 @@ from the deal and stored as a result.
 `submit` (async, the async view web/async_views.py and sync code alike) checks in this order, with
 the same answers either way: the caller's limits and the player's, the body's types, the code,
 whether the code is still secret (before the replay: its refusals and its numbers would be answers
-about a secret deal), the replay, the claimed score, and the one write of games.results. With an
+about a secret deal), the replay, the claimed score, and the one write of games.results.store. With an
 idempotency key the check and the write happen in one transaction on a thread (Django's
 connection), which a twin of the same key waits for.
 """
@@ -23,13 +23,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import refusals, secret_codes
-from games.codes import parse_code
+from games import refusals
+from games.deals import secret_codes
+from games.deals.codes import parse_code
 from games.engine import MAX_LOG_TOKENS, GameCode
 from games.models import Player, Result, Submission
-from games.results import store_submission, store_verified
+from games.results.replay_verification import Outcome, Refused, verify
+from games.results.store import store_submission, store_verified
 from games.selectors import result_document
-from games.verification import Outcome, Refused, verify
 from operations import metrics
 from web import ratelimit
 from web.errors import BadRequest, Conflict, error_body

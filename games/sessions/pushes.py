@@ -24,8 +24,8 @@ from asgiref.sync import async_to_sync
 from django.db import transaction
 
 from games import groups
-from games.live import LiveSession
 from games.models import GameSession
+from games.sessions.live import LiveSession
 from web.loops import serving_loop
 
 CHANGED = "session.changed"
@@ -53,7 +53,7 @@ def announce(session_id: uuid.UUID, *, actions: int, finished: bool) -> None:
         running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
     except RuntimeError:
         running = None
-    if running is not None:  # the play socket's own path (games.play_loop)
+    if running is not None:  # the play socket's own path (games.sessions.play_loop)
         _spawn(group, message)
         return
     loop = serving_loop()

@@ -2,7 +2,7 @@
 
 State is a pure function of (code, log). An entry is trusted only as far as
 the database confirms it: a write is conditional on the stored log length the
-entry reflects (see `games.play_repository.append`), so an entry that another
+entry reflects (see `games.sessions.play_repository.append`), so an entry that another
 worker made stale is caught and rebuilt by replay. Any worker can serve any session.
 
 An entry holds a `LiveSession`, a frozen copy of the row's fields that play

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games.boards import Board, parse_board
-from games.dailies import daily_for, utc_today
+from games.dailies.schedule import daily_for, utc_today
 from games.engine import Game
 from games.models import Daily, Result
 from games.selectors import result_document, table_counts

@@ -17,8 +17,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Lower
 
-from games.boards import daily_board_id
 from games.players.names import name_key
+from games.ranking.boards import daily_board_id
 
 # Guests get a name no player can choose (player names never contain "~").
 GUEST_PREFIX = "~guest-"

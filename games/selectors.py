@@ -8,12 +8,12 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games import rank_lookup
-from games.boards import clean_twin, daily_board_id, parse_board
 from games.dailies import fair_play
 from games.dailies.schedule import is_published, stored_dailies, utc_today
 from games.engine import DAILY_VARIANTS, Game, Undo, move_of
 from games.models import Daily, DailyCandidate, GameSession, Player, Result
+from games.ranking import rank_lookup
+from games.ranking.boards import clean_twin, daily_board_id, parse_board
 from games.sessions.hints import HINT_BLIND
 from games.sessions.live import LiveSession
 from web.errors import NotFound

@@ -8,7 +8,7 @@ class LeaderboardConfig(AppConfig):
     def ready(self) -> None:
         from asgiref.sync import async_to_sync
 
-        from games import rank_lookup
+        from games.ranking import rank_lookup
         from games.results import announcements
         from leaderboard import selectors, services
 

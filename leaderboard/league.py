@@ -13,10 +13,10 @@ from typing import Any
 from django.db.models import Count, Min, Q
 from django.utils.translation import gettext
 
-from games.boards import daily_board_id
 from games.deals.variants import goal_of
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
 from games.models import Daily
+from games.ranking.boards import daily_board_id
 from leaderboard.models import BoardEntry, PlayerStats
 from leaderboard.stats import current_streak
 from web.errors import BadRequest

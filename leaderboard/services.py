@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import groups
-from games.boards import parse_board
 from games.models import Result
+from games.ranking.boards import parse_board
 from games.results import announcements
-from leaderboard import rank_index, selectors, standings, stats, withdrawals
+from leaderboard import selectors, stats, withdrawals
+from leaderboard.ranking import rank_index, standings
 from web.storage import fetch_each
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 from django.db.models import F
 
 from games.models import Result
-from leaderboard import standings, stats
+from leaderboard import stats
 from leaderboard.models import BoardEntry, BoardVersion
+from leaderboard.ranking import standings
 
 
 def withdraw(result: Result) -> None:

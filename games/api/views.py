@@ -19,12 +19,12 @@ from games import selectors, services
 from games.api import documents
 from games.api.openapi import WHY_QUESTION, date_parameter
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
-from games.boards import query_date
 from games.dailies import fair_play, schedule
 from games.deals import variants
 from games.deals.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
+from games.ranking.boards import query_date
 from games.results import submissions
 from games.sessions import live, why
 from web import ratelimit

@@ -63,7 +63,7 @@ class Event:
 class NewResult:
     """SQL for the result being stored by the statement just before, in the same round trip (its
     id is not known to Python yet): its `id`, and that id as the last digits of a sort key
-    (games.ranking.RESULT_ID_WIDTH wide), each an expression for this database."""
+    (games.ranking.keys.RESULT_ID_WIDTH wide), each an expression for this database."""
 
     id: str
     key_suffix: str

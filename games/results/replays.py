@@ -12,10 +12,10 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.boards import Board, parse_board
 from games.dailies.schedule import daily_for, utc_today
 from games.engine import Game
 from games.models import Daily, Result
+from games.ranking.boards import Board, parse_board
 from games.selectors import result_document, table_counts
 from web.errors import BadRequest, NotFound
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from games.deals.codes import stored_code_row, stored_code_statement
 from games.engine import GameCode
 from games.models import Daily, GameSession, Player, Result, StoredCode
-from games.ranking import RESULT_ID_WIDTH
+from games.ranking.keys import RESULT_ID_WIDTH
 from games.results import announcements
 from games.results.replay_verification import Outcome
 from web import storage

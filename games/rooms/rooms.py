@@ -28,7 +28,7 @@ from games.deals.codes import fresh_code, parse_code, parse_variant_or_refuse
 from games.deals.variants import goal_of
 from games.models import GameSession, Player, Result, Room, RoomMember
 from games.players.guests import count_new_game
-from games.ranking import RankKey
+from games.ranking.keys import RankKey
 from games.results import announcements
 from games.rooms import progress as room_progress
 from web import ratelimit

@@ -21,7 +21,7 @@ from rest_framework.authtoken.models import Token
 
 from games.engine import DAILY_VARIANTS
 from games.models import Player
-from leaderboard import rank_index
+from leaderboard.ranking import rank_index
 from tests.asgi_requests import browser, request, token_for
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log

@@ -19,8 +19,8 @@ from games.deals.codes import stored_code_for
 from games.engine import GameCode
 from games.models import Player, Result, StoredCode
 from games.results.replay_verification import canonical, verify
-from leaderboard import rank_index, standings
 from leaderboard.models import BoardEntry, BoardVersion, PlayerStats
+from leaderboard.ranking import rank_index, standings
 from tests.conftest import make_player
 from tests.games.play_helpers import vector_log, winning_log
 from tests.leaderboard.watchers import watching

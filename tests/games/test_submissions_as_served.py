@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.engine import MAX_LOG_TOKENS
 from games.models import Player
-from leaderboard import rank_index
+from leaderboard.ranking import rank_index
 from tests.asgi_requests import browser, request, token_for
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, vector_log

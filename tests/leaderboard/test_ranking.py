@@ -10,8 +10,8 @@ from django.test import override_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.boards import parse_board
-from games.ranking import RankKey
+from games.ranking.boards import parse_board
+from games.ranking.keys import RankKey
 from leaderboard import selectors
 from leaderboard.models import BoardEntry
 from tests.leaderboard.factories import RUSSIAN_WIN, SPIDER_WIN, legal_walk, make_result, named, vector_log

@@ -1,15 +1,15 @@
 """The rank index: one Redis sorted set per board, rebuilt from PostgreSQL at will.
 
-Members are the entries' sort keys (games.ranking) with every score 0,
+Members are the entries' sort keys (games.ranking.keys) with every score 0,
 so ZRANK is a rank and ZRANGE BYLEX a page after a cursor, both O(log n).
 A hash beside it maps each player to their member, so an update replaces the
 player's old member atomically (a Lua script) and only ever with a better
 one: updates that arrive out of order cannot leave a player on a board twice.
 
-A third key holds the board version (leaderboard.standings) the index reflects:
+A third key holds the board version (leaderboard.ranking.standings) the index reflects:
 an update moves it on only from the version just before its own, so an update
 that was missed or is still on its way leaves it behind PostgreSQL's, and the
-next reader, in any process, catches up (leaderboard.standings.sync_index).
+next reader, in any process, catches up (leaderboard.ranking.standings.sync_index).
 
 Any Redis failure raises RankIndexUnavailable; readers then ask PostgreSQL. What the hot paths do (a
 board read, a result's change put in the index) is async, on the loop's client (web.storage); the

@@ -14,12 +14,12 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.boards import clean_twin
 from games.models import Player, Result
-from games.ranking import RankKey
+from games.ranking.boards import clean_twin
+from games.ranking.keys import RankKey
 from games.results import announcements
-from leaderboard import rank_index
 from leaderboard.models import BoardEntry, BoardVersion
+from leaderboard.ranking import rank_index
 from operations import metrics
 from web.storage import fetch_each, values_database
 

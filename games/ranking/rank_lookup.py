@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.boards import Board
+from games.ranking.boards import Board
 
 # (board, player id) -> the player's entry there ({"rank": ..., "result": <result id>, ...}) or None.
 Lookup = Callable[[Board, int], dict[str, Any] | None]

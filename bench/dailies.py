@@ -1,5 +1,5 @@
 """What preparing certified dailies costs: the candidate chain of each daily variant, walked as the
-closer walks it (games.daily_preparation), for a run of dates, without a database.
+closer walks it (games.dailies.preparation), for a run of dates, without a database.
 
 Run: .venv/bin/python bench/dailies.py [--days N] [--budget SECONDS] [--cap N] [--variants V,...]
 
@@ -27,7 +27,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from games.dailies import daily_number  # noqa: E402
+from games.dailies.schedule import daily_number  # noqa: E402
 from games.engine import DAILY_VARIANTS, GameCode  # noqa: E402
 from games.solver import solve  # noqa: E402
 

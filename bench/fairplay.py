@@ -1,4 +1,4 @@
-"""How well the daily's fair-play screen (games.fair_play) tells cheaters from honest players:
+"""How well the daily's fair-play screen (games.dailies.fair_play) tells cheaters from honest players:
 days of dailies played by simulated honest players and simulated cheaters of several kinds, every
 attempt through the real services (start, each action with its time, finish) on a database of the
 run's own, the signals computed and stored as they are for a real result.
@@ -6,7 +6,7 @@ run's own, the signals computed and stored as they are for a real result.
 Run: .venv/bin/python bench/fairplay.py [--days N] [--honest N] [--strong N] [--variant V]
      [--budget S] [--dump FILE]
 
-Dailies: the real preparer (games.daily_preparation.prepare_daily) with a small solver budget; a
+Dailies: the real preparer (games.dailies.preparation.prepare_daily) with a small solver budget; a
 day whose daily is not certified (no par line) is skipped.
 
 Honest players see only what a player sees: never a hidden card, never an undo. Two kinds:
@@ -285,7 +285,7 @@ class Run:
         """Finished games before today: given-up free-play results, dated after the sign-up."""
         from django.utils import timezone
 
-        from games.codes import stored_code_for
+        from games.deals.codes import stored_code_for
         from games.engine import Game, GameCode
         from games.models import Result
 
@@ -314,7 +314,8 @@ class Run:
     def attempt(  # type: ignore[no-untyped-def]
         self, seat: Seat, tokens: list[str], at: dt.datetime, gap, player=None
     ) -> tuple[object, dt.datetime]:
-        from games import fair_play, services
+        from games import services
+        from games.dailies import fair_play
         from games.models import Result
 
         player = player or self.player(seat, at)
@@ -351,7 +352,7 @@ def main() -> None:
         stack.django()
         from django.conf import settings
 
-        from games.daily_preparation import prepare_daily
+        from games.dailies.preparation import prepare_daily
 
         settings.DAILY_SOLVER_BUDGET_SECONDS = args.budget
         settings.DAILY_CANDIDATE_CAP = 20
@@ -405,7 +406,7 @@ HELD_BEFORE = {"linked_device", "linked_address", "pace", "clairvoyance", "new_a
 
 def _row(kind: str, result, par: int | None) -> list[dict]:  # type: ignore[no-untyped-def]
     """What the report needs of a result, and how long reading its blind choices takes again."""
-    from games import blind_choices
+    from games.dailies import blind_choices
 
     if result is None:
         return []

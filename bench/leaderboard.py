@@ -4,8 +4,8 @@ Run: .venv/bin/python bench/leaderboard.py --entries 1000000 --requests 2000
 
 Bulk-loads `--entries` players, verified results and board entries for one
 board straight into PostgreSQL with COPY (sort keys made by
-games.ranking, as the service makes them), builds the Redis rank index
-with leaderboard.standings.rebuild_index, then times, side by side:
+games.ranking.keys, as the service makes them), builds the Redis rank index
+with leaderboard.ranking.standings.rebuild_index, then times, side by side:
   - GET /api/leaderboards/{board} as a player in the middle of the board
     (its top-50 page plus "me"), over keep-alive HTTP, one request at a time;
   - the same document from leaderboard.selectors in this process (no HTTP);
@@ -38,7 +38,7 @@ def bulk_load(stack: Stack, entries: int) -> tuple[str, int, str]:
     from rest_framework.authtoken.models import Token
 
     from games.engine import GameCode
-    from games.ranking import RankKey
+    from games.ranking.keys import RankKey
 
     # A deal of this run's own: the rank index keys carry no prefix, and two runs at once (another
     # engineer's, the smoke test's) on one board id rebuilt and deleted each other's index mid-run.
@@ -170,11 +170,12 @@ def main() -> int:
         parser.error("bounded: at most 2,000,000 entries and 100,000 requests")
     with Stack(workers=1, time_limit=300 + args.entries / 5000) as stack:
         stack.django()
-        from games.boards import parse_board
         from games.models import Player
-        from leaderboard import rank_index, selectors, standings
+        from games.ranking.boards import parse_board
+        from leaderboard import selectors
         from leaderboard.models import BoardEntry
-        from leaderboard.sql_ranks import SqlRanks
+        from leaderboard.ranking import rank_index, standings
+        from leaderboard.ranking.sql_ranks import SqlRanks
 
         t0 = time.perf_counter()
         board_id, me, token = bulk_load(stack, args.entries)

@@ -4,7 +4,7 @@ Run: .venv/bin/python bench/memory.py --sessions 10000 --actions 50
 
 Starts `--sessions` refereed sessions (spread over 100 players and the
 variants), plays `--actions` legal actions into each stored log, then:
-  1. in this process, fills games.live's cache with every session's game
+  1. in this process, fills games.sessions.live's cache with every session's game
      (rebuilt by replay, as a worker does) and measures it with tracemalloc;
   2. opens one `/ws/play/{id}/` socket per session to ONE daphne worker and
      reads its resident memory before and after: bytes per open socket,
@@ -40,7 +40,7 @@ def make_sessions(players: list[tuple[int, str]], count: int, actions: int) -> l
     """(session id, token) for `count` sessions, each with `actions` legal actions in its log."""
     from django.utils import timezone
 
-    from games.codes import stored_code_for
+    from games.deals.codes import stored_code_for
     from games.engine import Game, GameCode
     from games.models import GameAction, GameSession
 
@@ -82,8 +82,8 @@ def make_sessions(players: list[tuple[int, str]], count: int, actions: int) -> l
 
 
 def live_cache_bytes(ids: list[str]) -> tuple[int, float]:
-    from games import live
     from games.models import GameSession
+    from games.sessions import live
 
     sessions = list(GameSession.objects.select_related("stored_code").filter(id__in=ids))
     gc.collect()
@@ -189,8 +189,8 @@ def main() -> int:
         used, seconds = live_cache_bytes([s for s, _ in sessions])
         print(f"\nmemory, {len(sessions):,} live sessions")
         print(
-            f"  live-game cache (games.live, tracemalloc): {used:,} bytes = {used / len(sessions):,.0f} bytes per "
-            f"session (rebuilt by replay in {seconds:.1f} s)"
+            f"  live-game cache (games.sessions.live, tracemalloc): {used:,} bytes = "
+            f"{used / len(sessions):,.0f} bytes per session (rebuilt by replay in {seconds:.1f} s)"
         )
 
         before, after, opened = socket_bytes(stack, sessions, args.concurrency)

@@ -273,7 +273,7 @@ class Stack:
     def _clean_redis(self, boards: Sequence[str]) -> None:
         import redis
 
-        from leaderboard import rank_index
+        from leaderboard.ranking import rank_index
 
         client = redis.Redis.from_url(f"{REDIS}/{REDIS_DB}")
         keys = list(client.scan_iter(match=f"{self.tag}*", count=1000))

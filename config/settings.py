@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "leaderboard",
     "games",
+    "accounts",
     "races",
     "frontend",
 ]
@@ -86,13 +87,15 @@ ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 AUTH_USER_MODEL = "games.Player"
 # The one that checks passwords: the API's log-in and the admin's share its limits
-# (games/players/auth_backend.py), and it ends every check itself. Django's own stays listed only to
-# find the player of a session made before (a session names the backend that made it), and so is the
-# backend's path before it moved to games.players (it checks nothing itself: the first ends every check).
+# (accounts/auth_backend.py), and it ends every check itself; a new guest's session names it too, as
+# the first listed (games/players/guests.py). Django's own stays listed only to find the player of a
+# session made before (a session names the backend that made it), and so are the backend's paths
+# before it moved to games.players and then to accounts (they check nothing: the first ends every check).
 AUTHENTICATION_BACKENDS = [
-    "games.players.auth_backend.LimitedModelBackend",
+    "accounts.auth_backend.LimitedModelBackend",
     "django.contrib.auth.backends.ModelBackend",
     "leaderboard.auth_backend.LimitedModelBackend",
+    "games.players.auth_backend.LimitedModelBackend",
 ]
 
 TEMPLATES = [
@@ -252,7 +255,7 @@ CONTENT_SECURITY_POLICY = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.players.token_auth.CachedTokenAuthentication",
+        "accounts.token_auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -286,6 +289,8 @@ RATE_LOGIN_FAILURES = env_int("RATE_LOGIN_FAILURES", 5)  # per name per 5 minute
 RATE_LOGIN_FAILURES_PER_ADDRESS = env_int("RATE_LOGIN_FAILURES_PER_ADDRESS", 30)  # per address per 5 minutes
 LOGIN_SLOWDOWN_SECONDS = env_float("LOGIN_SLOWDOWN_SECONDS", 2)  # a try on a name past its failures answers no sooner
 TOKEN_SECONDS = env_int("TOKEN_SECONDS", 30 * 24 * 3600)  # a script's API token lives this long, then logs in anew
+# What a play socket calls to hear the token cache's revocations (web.sockets.auth.hear_revocations).
+REVOCATIONS_LISTENER = "accounts.token_auth.local_cache"
 PASSWORD_CHECKS_AT_ONCE = env_int("PASSWORD_CHECKS_AT_ONCE", 1)  # per process; more log-ins at once wait, then 429
 PASSWORD_CHECK_WAIT_SECONDS = env_float("PASSWORD_CHECK_WAIT_SECONDS", 3)  # a log-in's longest wait for a place
 RATE_SIGNUPS = env_int("RATE_SIGNUPS", 10)  # per address per hour

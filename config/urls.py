@@ -13,6 +13,7 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/", include("games.api.urls")),
+    path("api/", include("accounts.api.urls")),
     path("api/", include("leaderboard.api.urls")),
     path("api/", include("races.api.rating_urls")),
     path("api/", include("races.api.match_urls")),

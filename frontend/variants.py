@@ -1,10 +1,10 @@
-"""The rules page of each game; the picker's choices come from the engine (games.variants)."""
+"""The rules page of each game; the picker's choices come from the engine (games.deals.variants)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.variants import catalogue
+from games.deals.variants import catalogue
 
 RULE_PAGES = {
     "spider": "frontend/rules/spider.html",

@@ -20,12 +20,12 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.variants import RULE_PAGES, picker_choices
-from games.boards import parse_board
 from games.engine import InvalidCode, parse_variant
 from games.models import Player, Result
 from games.players.signed_in import signed_in_player
+from games.ranking.boards import parse_board
 from games.refusals import of_error
-from games.rooms import room_for
+from games.rooms.rooms import room_for
 from games.selectors import session_for
 from leaderboard.profiles import named_player
 from races.ratings import GAMES, PROVISIONAL_RACES

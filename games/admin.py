@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html_join
 
-from games import fair_play
+from games.dailies import fair_play
 from games.models import (
     Daily,
     DailyCandidate,
@@ -213,7 +213,7 @@ def signals_in_words(signals: dict[str, Any]) -> list[str]:
 
 @admin.register(FairPlayReview)
 class FairPlayReviewAdmin(admin.ModelAdmin):
-    """Daily results screened by fair play (games.fair_play): held ones wait here for a decision;
+    """Daily results screened by fair play (games.dailies.fair_play): held ones wait here for a decision;
     a decided one may be decided again (a void after an approval, an approval on appeal)."""
 
     form = DecisionForm

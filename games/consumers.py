@@ -2,7 +2,7 @@
 
 Each socket also follows its game where it is played elsewhere (another tab, another device, a
 script over HTTP): it joins its session's group and, told of a change it has not sent yet
-(games.session_pushes), reads the game as it is now and sends it, marked `pushed`. While the
+(games.sessions.pushes), reads the game as it is now and sends it, marked `pushed`. While the
 channel layer is away it plays on (web.sockets.live), and the page asks for the game when it
 comes back into view.
 """
@@ -19,14 +19,15 @@ from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import groups, live, play_loop, selectors, services, session_pushes, why
-from games.last_sent import LastSent
+from games import groups, selectors, services
 from games.models import Player
-from games.players import token_auth
 from games.players.signed_in import signed_in_player
+from games.sessions import live, play_loop, why
+from games.sessions import pushes as session_pushes
+from games.sessions.last_sent import LastSent
 from operations import metrics
 from web.errors import NotAuthenticated, ServiceError, Unavailable
-from web.sockets.auth import signed_in_until
+from web.sockets.auth import hear_revocations, signed_in_until
 from web.sockets.close_codes import CLOSE_NOT_FOUND, CLOSE_SIGNED_OUT
 from web.sockets.consumer import in_database_thread
 from web.sockets.live import LiveConsumer
@@ -104,9 +105,9 @@ class PlayConsumer(LiveConsumer):
             await self.close(code=CLOSE_SIGNED_OUT)
             return
         self.player = user
-        self.last_sent = LastSent()  # what the next delta applies to (games/last_sent.py)
+        self.last_sent = LastSent()  # what the next delta applies to (games/sessions/last_sent.py)
         self.sign_in = SignIn(user.pk)  # asked on the first message, then kept (web/sockets/sign_ins.py)
-        token_auth.local_cache()  # the revocations' listener, which lets the sign-in be kept
+        hear_revocations()  # the revocations' listener, which lets the sign-in be kept
         # Joined before the game is read, so that no change committed meanwhile goes untold. What a
         # change told makes it send is read for this player, whose game it must be (_document_for).
         try:
@@ -147,7 +148,7 @@ class PlayConsumer(LiveConsumer):
     # ------------------------------------------------------------ following the game played elsewhere
 
     async def deliver(self, message: dict[str, Any]) -> None:
-        """A change of the game, committed (games.session_pushes), or live updates resumed: the
+        """A change of the game, committed (games.sessions.pushes), or live updates resumed: the
         game is read and sent (`follow`) unless this socket sent that state. Nothing here waits."""
         kind = message.get("type")
         if kind == session_pushes.CHANGED:

@@ -17,8 +17,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Lower
 
-from games.boards import daily_board_id
 from games.players.names import name_key
+from games.ranking.boards import daily_board_id
 
 # Guests get a name no player can choose (player names never contain "~").
 GUEST_PREFIX = "~guest-"
@@ -194,7 +194,7 @@ class GameAction(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()  # 1-based position in the log
     token = models.CharField(max_length=16)
-    # When the server applied it: the pace of play (games.fair_play). Null: the server played it (a
+    # When the server applied it: the pace of play (games.dailies.fair_play). Null: the server played it (a
     # play-out, docs/rules.md), or it was stored before times were kept.
     at = models.DateTimeField(null=True, blank=True)
 
@@ -286,7 +286,7 @@ class Room(models.Model):
     host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_rooms")
     variant = models.CharField(max_length=16)
     code = models.CharField(max_length=32, db_index=True)  # a long code has 28 characters; looked up by
-    # games.secret_codes, which refuses a secret race's code for play elsewhere until the race ends
+    # games.deals.secret_codes, which refuses a secret race's code for play elsewhere until the race ends
     # A fresh random deal stays secret until the race ends; a chosen code was never secret.
     code_secret = models.BooleanField(default=False)
     state = models.CharField(max_length=8, choices=State.choices, default=State.LOBBY)
@@ -319,7 +319,7 @@ class RoomMember(models.Model):
 
 
 class AttemptOrigin(models.Model):
-    """Where a daily attempt was started from, for the linked-accounts signal (games.fair_play): a
+    """Where a daily attempt was started from, for the linked-accounts signal (games.dailies.fair_play): a
     keyed hash of the browser's device cookie and one of the client's address, never either itself."""
 
     session = models.OneToOneField(GameSession, primary_key=True, on_delete=models.CASCADE, related_name="origin")

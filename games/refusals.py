@@ -164,7 +164,7 @@ def sentence(rule: str, params: Mapping[str, str | int], fallback: str | None = 
                 values["needs"] = card_name(str(params["needs"]))
             if "suit" in params:
                 values["suit"] = gettext(SUIT_NAMES[str(params["suit"])])
-            if "game" in params:  # the game's name, as the picker names it (games.variants.GAME_NAMES)
+            if "game" in params:  # the game's name, as the picker names it (games.deals.variants.GAME_NAMES)
                 values["game"] = gettext(str(params["game"]))
             for key in GROUPED_PARAMS.intersection(params):
                 values[key] = str(number_format(params[key], force_grouping=True))

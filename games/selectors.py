@@ -8,13 +8,14 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games import fair_play, rank_lookup
-from games.boards import clean_twin, daily_board_id, parse_board
-from games.dailies import is_published, stored_dailies, utc_today
+from games.dailies import fair_play
+from games.dailies.schedule import is_published, stored_dailies, utc_today
 from games.engine import DAILY_VARIANTS, Game, Undo, move_of
-from games.hints import HINT_BLIND
-from games.live import LiveSession
 from games.models import Daily, DailyCandidate, GameSession, Player, Result
+from games.ranking import rank_lookup
+from games.ranking.boards import clean_twin, daily_board_id, parse_board
+from games.sessions.hints import HINT_BLIND
+from games.sessions.live import LiveSession
 from web.errors import NotFound
 
 
@@ -125,7 +126,7 @@ def table_counts(game: Game) -> dict[str, int | str]:
 
 
 def session_document(session: GameSession | LiveSession, game: Game, *, now: dt.datetime) -> dict[str, Any]:
-    """The player's view of a session: a row just read, or a live game's session (games.live)."""
+    """The player's view of a session: a row just read, or a live game's session (games.sessions.live)."""
     if isinstance(session, GameSession):
         result = getattr(session, "result", None) if session.finished else None
         session = LiveSession.of(session)

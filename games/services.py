@@ -19,17 +19,23 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games import dailies, fair_play, hints, live, refusals, room_progress, rooms, secret_codes, session_pushes
-from games import play_repository as play
-from games.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
+from games import refusals
+from games.dailies import fair_play, schedule
+from games.deals import secret_codes
+from games.deals.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
 from games.engine import BLANKS, MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
-from games.live import LiveGame, LiveSession, progress_of
 from games.models import GameAction, GameSession, Player, Result
-from games.play_repository import LogMovedOn
-from games.results import store_verified
+from games.results.replay_verification import Refused, outcome_of, verify
+from games.results.store import store_verified
+from games.rooms import progress as room_progress
+from games.rooms import rooms
 from games.selectors import session_for
+from games.sessions import hints, live
+from games.sessions import play_repository as play
+from games.sessions import pushes as session_pushes
+from games.sessions.live import LiveGame, LiveSession, progress_of
+from games.sessions.play_repository import LogMovedOn
 from games.solver import solve_game
-from games.verification import Refused, outcome_of, verify
 from operations import metrics
 from web import ratelimit
 from web.errors import BadRequest, Conflict, NotAuthenticated, NotFound, ServiceError, Unprocessable
@@ -71,7 +77,7 @@ def start_session(
     Returns (session, created): the open ranked daily asked for again is the
     same session, not a new one. A race's games start at `starts_at` (its
     countdown): no action is taken before, and the clock runs from then. A daily attempt keeps
-    `origin`, where it was started from (games.fair_play).
+    `origin`, where it was started from (games.dailies.fair_play).
     """
     now = now or timezone.now()
     if sum(choice is not None for choice in (code, variant, daily)) != 1:
@@ -108,7 +114,7 @@ def _start_daily(
         # deal they could then play ranked under a name.
         raise NotAuthenticated(gettext(GUESTS_SIGN_UP))
     close_expired_dailies(now=now)
-    the_daily = dailies.daily_for(dailies.utc_today(now), variant, now=now)
+    the_daily = schedule.daily_for(schedule.utc_today(now), variant, now=now)
     mine = list(GameSession.objects.filter(player=player, daily=the_daily).order_by("-ranked", "started_at")[:2])
     ranked = mine[0] if mine and mine[0].ranked else None
     if ranked is not None and not ranked.finished:
@@ -122,7 +128,7 @@ def _start_daily(
         "score": game.score,
     }
     # Only a player's first session on a daily is ranked (one from their days as a guest counts).
-    if not mine and dailies.accepts_ranked_attempts(the_daily, now):
+    if not mine and schedule.accepts_ranked_attempts(the_daily, now):
         try:
             with transaction.atomic():
                 session = GameSession.objects.create(**fields, ranked=True, board=the_daily.board)
@@ -163,7 +169,7 @@ def apply_action(
     log: a client that lost its answer can send the same action again safely,
     since an action already stored there is answered, not applied twice.
 
-    `counted`: the play socket's own judgement (games.play_loop) already spent this action's
+    `counted`: the play socket's own judgement (games.sessions.play_loop) already spent this action's
     rate budget before it handed the action on here.
     """
     now = now or timezone.now()
@@ -384,7 +390,8 @@ def play_out(*, player: Player, session_id: object, now: dt.datetime | None = No
         for token in line.actions:
             action = judge(session, game, token, now)
             session = session.played(game, undo=False)
-            # No time of its own: the server played it, so it says nothing of the player's pace (games.fair_play).
+            # No time of its own: the server played it, so it says nothing of the player's pace
+            # (games.dailies.fair_play).
             played.append(GameAction(session=locked, seq=session.action_count, token=str(action), at=None))
         if not game.won:  # the solver's line is replayed before it is given: this is a bug
             raise RuntimeError(f"the play-out of session {key} did not win")

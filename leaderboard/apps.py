@@ -8,11 +8,12 @@ class LeaderboardConfig(AppConfig):
     def ready(self) -> None:
         from asgiref.sync import async_to_sync
 
-        from games import rank_lookup, verified
+        from games.ranking import rank_lookup
+        from games.results import announcements
         from leaderboard import selectors, services
 
         # The referee announces each verified result and asks for ranks; it knows nothing of who answers.
-        verified.subscribe(services.on_verified)
+        announcements.subscribe(services.on_verified)
         rank_lookup.provide(
             lambda board, player_id: async_to_sync(selectors.entry_of)(board=board, player_id=player_id)
         )

@@ -14,10 +14,11 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import groups, rooms
-from games.boards import Board, parse_board
+from games import groups
 from games.models import Player
 from games.players.signed_in import signed_in_player
+from games.ranking.boards import Board, parse_board
+from games.rooms import rooms
 from leaderboard import selectors
 from operations import metrics
 from web.errors import BadRequest, NotAuthenticated, ServiceError

@@ -13,10 +13,10 @@ from typing import Any
 from django.db.models import Count, Min, Q
 from django.utils.translation import gettext
 
-from games.boards import daily_board_id
+from games.deals.variants import goal_of
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
 from games.models import Daily
-from games.variants import goal_of
+from games.ranking.boards import daily_board_id
 from leaderboard.models import BoardEntry, PlayerStats
 from leaderboard.stats import current_streak
 from web.errors import BadRequest
@@ -84,7 +84,7 @@ def all_time(*, variant: object, by: str, limit: int = ALL_TIME_LIMIT) -> dict[s
     """A variant's all-time board: each player's best verified result on any of its deals (ranked by
     the boards' keys), or the most wins, or the longest daily streak.
 
-    A secret race's results reach its code board only once the race is over (games.rooms), so
+    A secret race's results reach its code board only once the race is over (games.rooms.rooms), so
     nothing here is about a deal whose code is still secret."""
     chosen = _variant(variant)
     if by not in ORDERS:

@@ -23,11 +23,11 @@ class BoardEntry(models.Model):
     finished_at = models.DateTimeField()
     won = models.BooleanField()
     undos = models.PositiveIntegerField(default=0, db_default=0)  # shown, not ranked by
-    # ... and folded into one string that sorts best first (games.ranking).
+    # ... and folded into one string that sorts best first (games.ranking.keys).
     sort_key = models.CharField(max_length=80)
     updated_at = models.DateTimeField(auto_now=True)
     # The board's BoardVersion.version of this entry's last change: an index that reflects
-    # version v catches up with the entries whose version is above v (leaderboard.standings.sync_index).
+    # version v catches up with the entries whose version is above v (leaderboard.ranking.standings.sync_index).
     version = models.BigIntegerField(default=0, db_default=0)
 
     class Meta:

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from games.models import DailyCandidate
-from games.replays import published_daily
+from games.results.replays import published_daily
 from leaderboard.models import BoardEntry
 
 

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from games.models import Player, Result
-from games.ranking import decode_cursor, encode_cursor
+from games.ranking.keys import decode_cursor, encode_cursor
 from games.selectors import result_document
 from leaderboard.models import PlayerStats
 from leaderboard.stats import stats_document
@@ -19,7 +19,7 @@ from web.errors import NotFound
 
 SERIES_POINTS = 200  # per variant: the most recent games
 
-# A page's cursor (games.ranking's encoding): the last result's finishing time, in microseconds since
+# A page's cursor (games.ranking.keys encodes it): the last result's finishing time, in microseconds since
 # the first day Python has, then its id, each in a fixed number of digits.
 _FIRST_DAY = dt.datetime.min.replace(tzinfo=dt.UTC)
 _LAST_US = (dt.datetime.max.replace(tzinfo=dt.UTC) - _FIRST_DAY) // dt.timedelta(microseconds=1)

@@ -16,12 +16,13 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.utils.translation import gettext
 
-from games import fair_play, refusals
-from games.boards import clean_twin, daily_board_id, parse_board
-from games.dailies import utc_today
+from games import refusals
+from games.dailies import fair_play
+from games.dailies.schedule import utc_today
+from games.deals.variants import goal_of, variant_name
 from games.engine import DAILY_VARIANTS, InvalidCode, parse_variant
 from games.models import FairPlayReview, Player, Result
-from games.variants import goal_of, variant_name
+from games.ranking.boards import clean_twin, daily_board_id, parse_board
 from leaderboard import selectors
 from leaderboard.models import PlayerStats
 from leaderboard.stats import current_streak

@@ -24,12 +24,12 @@ from typing import Any, NamedTuple
 
 from asgiref.sync import async_to_sync, sync_to_async
 
-from games.boards import Board
 from games.models import Player
-from games.ranking import decode_cursor, encode_cursor
-from leaderboard import rank_index, standings
+from games.ranking.boards import Board
+from games.ranking.keys import decode_cursor, encode_cursor
 from leaderboard.models import BoardEntry, BoardVersion
-from leaderboard.sql_ranks import SqlRanks
+from leaderboard.ranking import rank_index, standings
+from leaderboard.ranking.sql_ranks import SqlRanks
 from web import storage
 
 log = logging.getLogger(__name__)

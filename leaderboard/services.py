@@ -1,4 +1,4 @@
-"""Leaderboard writes: what the referee's verified results (games.verified) make of the boards and
+"""Leaderboard writes: what the referee's verified results (games.results.announcements) make of the boards and
 the statistics.
 
 Validate, do, then tell (Zulip style): boards and statistics change inside
@@ -11,24 +11,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games import groups, verified
-from games.boards import parse_board
+from games import groups
 from games.models import Result
-from leaderboard import rank_index, selectors, standings, stats, withdrawals
+from games.ranking.boards import parse_board
+from games.results import announcements
+from leaderboard import selectors, stats, withdrawals
+from leaderboard.ranking import rank_index, standings
 from web.storage import fetch_each
 
 
-def _statements(event: verified.Event, new: verified.NewResult | None) -> list[verified.Statement]:
+def _statements(event: announcements.Event, new: announcements.NewResult | None) -> list[announcements.Statement]:
     """Inside the transaction that stores a verified result: count it once, and rank it on its
     board unless it is held back (a secret race's: ranked when revealed); a result under fair-play
     review is neither, until it is approved. None of these needs an
-    answer from another, so they go with the result's own INSERT (games.verified.Writer)."""
+    answer from another, so they go with the result's own INSERT (games.results.announcements.Writer)."""
     result = event.result
-    statements: list[verified.Statement] = [stats.count_statement(result)] if event.counts else []
+    statements: list[announcements.Statement] = [stats.count_statement(result)] if event.counts else []
     return statements + standings.offer_statements(result=result, boards=_boards(event), new=new)
 
 
-def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
+def _wrote(event: announcements.Event, rows: list[tuple[Any, ...] | None]) -> None:
     """The rows of _statements, the result's pk set: a daily's streak, and each change announced;
     or a withdrawn result taken back out."""
     if event.kind == "withdrawn":
@@ -40,17 +42,17 @@ def _wrote(event: verified.Event, rows: list[tuple[Any, ...] | None]) -> None:
     _offered(result=event.result, boards=_boards(event), rows=rows)
 
 
-def _writes_more(event: verified.Event) -> bool:
+def _writes_more(event: announcements.Event) -> bool:
     """Whether _wrote writes for this event: a ranked daily's result recounts the streak; a withdrawn
     one is taken out."""
     return (event.counts and stats.recounts_streak(event.result)) or event.kind == "withdrawn"
 
 
 # Subscribed in the app's ready().
-on_verified = verified.Writer(statements=_statements, wrote=_wrote, writes_more=_writes_more)
+on_verified = announcements.Writer(statements=_statements, wrote=_wrote, writes_more=_writes_more)
 
 
-def _boards(event: verified.Event) -> list[str]:
+def _boards(event: announcements.Event) -> list[str]:
     return _ranked_boards(event.result) if event.ranks else []
 
 
@@ -75,7 +77,7 @@ def _offered(*, result: Result, boards: list[str], rows: list[tuple[Any, ...] | 
 
 def _announce(*, result: Result, change: standings.Change) -> None:
     """Inside the transaction that changed `result`'s board entry: index and push it once committed
-    (games.verified.after_commit)."""
+    (games.results.announcements.after_commit)."""
     row = selectors.Row(
         sort_key=change.sort_key,
         progress=standings.rank_key(result).progress,
@@ -88,7 +90,7 @@ def _announce(*, result: Result, change: standings.Change) -> None:
         username=result.player.username,
         is_guest=result.player.is_guest,
     )
-    verified.after_commit(BoardChanged(change, row))
+    announcements.after_commit(BoardChanged(change, row))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """A result taken back out of everything it counted in: a daily result staff void after approving it
-(games.fair_play.decide announces it `withdrawn`, games.verified).
+(games.dailies.fair_play.decide announces it `withdrawn`, games.results.announcements).
 
 Inside the decision's transaction its board entries (the daily's board and its clean twin: a player
 has one ranked result a daily) go, and its player's statistics of the variant, streak included, are
@@ -14,8 +14,9 @@ from __future__ import annotations
 from django.db.models import F
 
 from games.models import Result
-from leaderboard import standings, stats
+from leaderboard import stats
 from leaderboard.models import BoardEntry, BoardVersion
+from leaderboard.ranking import standings
 
 
 def withdraw(result: Result) -> None:

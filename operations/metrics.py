@@ -138,7 +138,7 @@ def _submitted(answer: Any) -> Any:
 
 
 def submission(func: F) -> F:
-    """Count each batch submission (games.submissions: (status, body), sync or awaited)."""
+    """Count each batch submission (games.results.submissions: (status, body), sync or awaited)."""
     if inspect.iscoroutinefunction(func):
 
         @wraps(func)

@@ -6,7 +6,7 @@ class RacesConfig(AppConfig):
     verbose_name = "Rated races"
 
     def ready(self) -> None:
-        from games import race_events
+        from games.rooms import race_events
         from races import ratings, rematch, review
 
         # The referee announces races and builds the room's document; it knows nothing of ratings.

@@ -17,9 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import rooms
-from games.codes import fresh_code, parse_variant_or_refuse
+from games.deals.codes import fresh_code, parse_variant_or_refuse
 from games.models import Player, Room, RoomMember
+from games.rooms import rooms
 from races import selectors
 from races.matching import GUESTS_UNRATED
 from races.models import Challenge, MatchedRace

@@ -34,10 +34,10 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games import rooms
-from games.codes import fresh_code, parse_variant_or_refuse
+from games.deals.codes import fresh_code, parse_variant_or_refuse
 from games.engine import GameCode
 from games.models import Player, Room, RoomMember
+from games.rooms import rooms
 from races import selectors
 from races.models import MatchedRace, QueueEntry
 from races.player_socket import tell_on_commit

@@ -54,7 +54,7 @@ class RatingChange(models.Model):
 
 class RacerOrigin(models.Model):
     """Where a racer came into a room from, for the linked-accounts check (races.ratings): keyed
-    hashes of the device cookie and of the address, as the dailies keep (games.fair_play)."""
+    hashes of the device cookie and of the address, as the dailies keep (games.dailies.fair_play)."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="racer_origins")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="racer_origins")

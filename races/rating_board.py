@@ -2,7 +2,7 @@
 
 A board ranks by the model's mean (mu), highest first, then by who got there first; the players
 still provisional (races.ratings.PROVISIONAL_RACES) are a list of their own, since a few races
-say little yet. A page's cursor is how many entries come before it (games.ranking's encoding):
+say little yet. A page's cursor is how many entries come before it (games.ranking.keys' encoding):
 any such cursor is a place on the board, past its end an empty page.
 """
 
@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext
 
 from games.models import Player
-from games.ranking import decode_cursor, encode_cursor
+from games.ranking.keys import decode_cursor, encode_cursor
 from races.models import Rating, RatingChange
 from races.ratings import GAMES, PROVISIONAL_RACES, shown
 from web.errors import BadRequest, NotFound

@@ -4,7 +4,7 @@ A finished race is rated once, from its final table's order (games.rooms.table_o
 table shows), when it was a fair race: on a hidden fresh deal (a chosen code may have been
 practised), run to its end (not called off by its host while someone still played), among two or
 more racers with a name (a guest has no page, so no rating), no two of whom came from the same
-device or address (the linked-accounts signal of the dailies, games.fair_play). Every racer's
+device or address (the linked-accounts signal of the dailies, games.dailies.fair_play). Every racer's
 rating and history row is written in one transaction, or none; the decision is kept
 (RaceVerdict), so a repeated end event rates nothing twice.
 """
@@ -21,9 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import race_events, rooms
 from games.engine import GameCode
 from games.models import Room, RoomMember
+from games.rooms import race_events, rooms
 from races.models import RacerOrigin, RaceVerdict, Rating, RatingChange
 
 MODEL = PlackettLuce()  # its defaults: a new player at mu 25, sigma 25/3

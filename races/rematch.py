@@ -2,7 +2,7 @@
 
 The first racer to ask opens the rematch room (its host) and the race keeps it; each other racer's
 tap joins that room. The race's document names the rematch room and who is in it (through the
-room's describer, games.race_events), pushed live on the race's socket at each tap.
+room's describer, games.rooms.race_events), pushed live on the race's socket at each tap.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import room_progress, rooms
-from games.fair_play import Origin
+from games.dailies.fair_play import Origin
 from games.models import Player, Room
+from games.rooms import progress as room_progress
+from games.rooms import rooms
 from races.models import Rematch
 from web.errors import Conflict, Forbidden
 

@@ -21,9 +21,9 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import race_events, rooms
 from games.engine import Game
 from games.models import Result, Room
+from games.rooms import race_events, rooms
 from games.selectors import table_counts
 from games.solver import solve
 from races.models import DealReview

@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from games.dailies import candidate_code
-from games.daily_preparation import store_daily
+from games.dailies.preparation import store_daily
+from games.dailies.schedule import candidate_code
 from games.engine import DAILY_VARIANTS
 from games.models import Daily, DailyCandidate
 

@@ -44,7 +44,7 @@ def _fresh_cache() -> Iterator[None]:
     """Rate-limit counters and cached state must not leak from one test to the next."""
     from django.core.cache import cache
 
-    from games import room_progress
+    from games.rooms import progress as room_progress
     from web import ratelimit
 
     cache.clear()
@@ -134,7 +134,7 @@ def prepared_dailies(request: pytest.FixtureRequest) -> list[Any]:
     """Today's seven dailies stored as the preparer stores them (not certified; tests/daily_helpers.py)."""
     from django.utils import timezone
 
-    from games.dailies import utc_today
+    from games.dailies.schedule import utc_today
     from tests.daily_helpers import store_unsettled_dailies
 
     marker = request.node.get_closest_marker("django_db")

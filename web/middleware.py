@@ -88,7 +88,7 @@ DEVICE_BYTES = 24
 
 
 class DeviceCookieMiddleware:
-    """A long-lived random device cookie for a browser that has none (games.fair_play), on pages only:
+    """A long-lived random device cookie for a browser that has none (games.dailies.fair_play), on pages only:
     never on an answer a shared cache may keep, nor under /api/."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -15,7 +15,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from games.engine import ALL_VARIANTS, BLANKS, DAILY_VARIANTS
 from games.services import MAX_TOKEN_CHARS
-from games.why import GROUP
+from games.sessions.why import GROUP
 
 # What str.strip() removes (and so DRF's CharField): around a body's text field.
 SPACE = r"\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -46,7 +46,7 @@ _DAY = (
 _LEAP = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29"
 DATE = f"(?:{_YEAR}-{_DAY}|{_LEAP})"
 
-# games.boards.parse_board: code:<code> or daily:<date>:<daily variant>, perhaps :clean after it.
+# games.ranking.boards.parse_board: code:<code> or daily:<date>:<daily variant>, perhaps :clean after it.
 BOARD_ID = (
     rf"[{SPACE}]*(?:{any_case('code')}:[{BLANK}]*{CODE}[{BLANK}]*"
     rf"|{any_case('daily')}:{DATE}:[{BLANK}]*{DAILY_VARIANT}[{BLANK}]*)(?::{any_case('clean')})?[{SPACE}]*"
@@ -64,7 +64,7 @@ def padded(pattern: str, blanks: str) -> str:
 
 
 def cursor(digits: int) -> str:
-    """A cursor this service makes (games.ranking.encode_cursor): `digits` decimal digits in base64url,
+    """A cursor this service makes (games.ranking.keys.encode_cursor): `digits` decimal digits in base64url,
     unpadded. Each three digits are four characters; the one or two left over, two or three."""
     lead = "(?:[MN][DTjz]|O[DT])"  # the first digit's bits, then the second's high ones
     full = f"{lead}[AEIMQUYcgk][w-z0-5]"
@@ -79,7 +79,7 @@ def text(length: int | None = None) -> str:
 
 
 def date_parameter(name: str, description: str, *, required: bool = False) -> OpenApiParameter:
-    """A query's date (games.boards.query_date)."""
+    """A query's date (games.ranking.boards.query_date)."""
     return OpenApiParameter(
         name, OpenApiTypes.DATE, required=required, pattern=whole(DATE), allow_blank=False, description=description
     )
@@ -114,7 +114,7 @@ STEP = OpenApiParameter(
     description="actions replayed, 0 to the game's steps (default 0); past its last step, 404",
 )
 
-# Why not: about a group or about an action, never both (games.why.why_not). As one query object,
+# Why not: about a group or about an action, never both (games.sessions.why.why_not). As one query object,
 # exploded into its one field, so that the document can say "exactly one".
 _TOKEN = rf"[^{BLANK}](?:[\s\S]{{0,{MAX_TOKEN_CHARS - 2}}}[^{BLANK}])?"
 WHY_QUESTION = OpenApiParameter(

@@ -12,11 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import fair_play, rooms
 from games.api.documents import RoomDocument, refusals
 from games.api.openapi import BLANK, CODE, SPACE, VARIANT, padded
+from games.dailies import fair_play
 from games.models import Player
 from games.players import guests
+from games.rooms import rooms
 from web.fields import ClosedSerializer, StrictCharField
 
 ROOM_ID = OpenApiParameter("room_id", OpenApiTypes.UUID, OpenApiParameter.PATH)

@@ -1,6 +1,6 @@
 """Request shapes of the play API; they refuse wrong JSON types and unknown fields with a 400.
 
-The patterns are what games.codes and the engine accept (games.api.openapi), declared so that the
+The patterns are what games.deals.codes and the engine accept (games.api.openapi), declared so that the
 OpenAPI document allows exactly what the service takes; the service words its own refusals (422).
 """
 
@@ -50,7 +50,7 @@ class TokenListField(serializers.ListField):
 
 
 class SubmissionSerializer(ClosedSerializer):
-    code = StrictCharField(pattern=padded(CODE, SPACE))  # checked by games.codes.parse_code, which words it
+    code = StrictCharField(pattern=padded(CODE, SPACE))  # checked by games.deals.codes.parse_code, which words it
     moves = TokenListField()
     claimed_score = StrictIntegerField(required=False, allow_null=True)
     key = StrictCharField(required=False, allow_null=True, max_length=128, trim_whitespace=False, pattern=text(128))

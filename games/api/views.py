@@ -15,14 +15,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import dailies, fair_play, live, selectors, services, submissions, variants, why
+from games import selectors, services
 from games.api import documents
 from games.api.openapi import WHY_QUESTION, date_parameter
 from games.api.serializers import ActionSerializer, StartSessionSerializer, SubmissionSerializer
-from games.boards import query_date
-from games.codes import MAX_CODE_CHARS
+from games.dailies import fair_play, schedule
+from games.deals import variants
+from games.deals.codes import MAX_CODE_CHARS
 from games.models import Player
 from games.players import guests
+from games.ranking.boards import query_date
+from games.results import submissions
+from games.sessions import live, why
 from web import ratelimit
 from web.async_views import AsyncAPIView
 from web.errors import BadRequest
@@ -233,12 +237,12 @@ class DailyView(APIView):
     )
     def get(self, request: Request) -> Response:
         now = timezone.now()
-        date = _date_param(request.query_params.get("date"), default=dailies.utc_today(now))
+        date = _date_param(request.query_params.get("date"), default=schedule.utc_today(now))
         player = request.user if isinstance(request.user, Player) else None
         overview = selectors.daily_overview(player=player, date=date, now=now)
         response = Response({"date": date.isoformat(), "dailies": overview})
         if any(entry["status"] == "preparing" for entry in overview):
-            response["Retry-After"] = str(dailies.PREPARING_RETRY_SECONDS)  # ask again: it is being prepared
+            response["Retry-After"] = str(schedule.PREPARING_RETRY_SECONDS)  # ask again: it is being prepared
         return response
 
 

@@ -1,1 +1,2 @@
-"""Players and their accounts: names, guests, sign-up and log-in, the password checks."""
+"""Who plays: a player's name rules, the request's signed-in player, and the guest a first game makes.
+Sign-up, log-in and tokens are the accounts app's (it imports these; the referee never imports it)."""

@@ -9,6 +9,7 @@ session becomes the guest's only once it succeeded.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -19,9 +20,7 @@ from django.utils.translation import gettext, gettext_noop
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 
-from games.models import Player
-from games.players import auth_backend
-from games.players.accounts import create_guest
+from games.models import GUEST_PREFIX, Player
 from games.players.signed_in import signed_in_player
 from web import ratelimit
 from web.errors import NotAuthenticated
@@ -30,6 +29,13 @@ T = TypeVar("T")
 
 
 NEEDS_A_PLAYER = gettext_noop("Sign in or start a guest game first: this needs a player.")
+
+
+def create_guest() -> Player:
+    player = Player(username=f"{GUEST_PREFIX}{secrets.token_hex(8)}", is_guest=True)
+    player.set_unusable_password()
+    player.save()
+    return player
 
 
 def viewer(request: Request) -> Player | None:
@@ -66,7 +72,9 @@ def play_as(request: Request, play: Callable[[Player], T]) -> T:
     with transaction.atomic():
         guest = create_guest()
         played = play(guest)
-    login(request, guest, backend=auth_backend.PATH)  # DRF passes the session and the user to Django's request
+    # The backend that checks passwords, listed first (config/settings.py): a session names the backend
+    # that signed it in. DRF passes the session and the user to Django's request.
+    login(request, guest, backend=settings.AUTHENTICATION_BACKENDS[0])
     return played
 
 
@@ -86,5 +94,5 @@ def limit_starts(request: Request) -> None:
 
 def count_new_game(player: Player, message: str) -> None:
     """One new game for `player` in the per-player counter of new games: a game started on its own,
-    or a race's game made for a racer when the room starts (games.rooms)."""
+    or a race's game made for a racer when the room starts (games.rooms.rooms)."""
     ratelimit.hit("starts", str(player.pk), limit=settings.RATE_SESSION_STARTS, seconds=60, message=message)

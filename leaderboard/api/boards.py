@@ -16,8 +16,8 @@ from rest_framework.response import Response
 
 from games.api.documents import refusals
 from games.api.openapi import BOARD, cursor
-from games.boards import Board, parse_board
-from games.ranking import KEY_LENGTH
+from games.ranking.boards import Board, parse_board
+from games.ranking.keys import KEY_LENGTH
 from leaderboard import selectors
 from leaderboard.api import params
 from leaderboard.api.documents import LeaderboardDocument

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from games.api.documents import refusals
 from games.api.openapi import date_parameter, variant_parameter
-from games.boards import query_date
+from games.ranking.boards import query_date
 from leaderboard import league
 from leaderboard.api import params
 from leaderboard.api.documents import AllTimeDocument, ArchiveDocument

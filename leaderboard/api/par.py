@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from games.api.documents import refusals
 from games.api.openapi import BOARD, STEP
-from games.replays import par_line_document
+from games.results.replays import par_line_document
 from leaderboard.api.documents import ParDocument, ParReplayDocument
 from leaderboard.par import par_document
 

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from games.api.documents import refusals
 from games.api.openapi import date_parameter, variant_parameter
-from games.boards import query_date
+from games.ranking.boards import query_date
 from leaderboard.api import params
 from leaderboard.api.documents import DailyRecapDocument
 from leaderboard.recap import daily_recap

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.api.documents import refusals
 from games.api.openapi import STEP
-from games.replays import replay_document
+from games.results.replays import replay_document
 from leaderboard.api.documents import ReplayDocument
 
 

@@ -10,7 +10,7 @@ def fill_clean_twins(apps, schema_editor):
     A hidden race still running is left out: its results rank when the race ends. The Redis index
     of each new board is built by its first reader (its version, 1, is ahead of an index it lacks).
     """
-    from games.ranking import RankKey  # the one ranking of every board, on this migration's models
+    from games.ranking.keys import RankKey  # the one ranking of every board, on this migration's models
 
     Result = apps.get_model("leaderboard", "Result")
     BoardEntry = apps.get_model("leaderboard", "BoardEntry")

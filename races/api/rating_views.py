@@ -10,10 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import fair_play, rooms
 from games.api.documents import RoomDocument, refusals
 from games.api.openapi import STEP, cursor
+from games.dailies import fair_play
 from games.players import guests
+from games.rooms import rooms
 from races import rating_board, rematch, review
 from races.api.documents import RaceLineDocument, RaceReviewDocument, RatingBoardDocument
 from web.errors import BadRequest

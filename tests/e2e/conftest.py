@@ -74,7 +74,7 @@ def _todays_dailies_prepared(request: pytest.FixtureRequest, django_db_blocker) 
         return
     from django.utils import timezone
 
-    from games.dailies import utc_today
+    from games.dailies.schedule import utc_today
     from tests.daily_helpers import store_unsettled_dailies
 
     with django_db_blocker.unblock():

@@ -77,7 +77,7 @@ def _published_certified_daily() -> str:
     """A past Russian daily prepared by the real solver (its par beside the board, its line to watch)."""
     from django.test import override_settings
 
-    from games.daily_preparation import prepare_daily
+    from games.dailies.preparation import prepare_daily
 
     with override_settings(DAILY_SECRET="test-daily-secret", DAILY_SOLVER_BUDGET_SECONDS=5.0, DAILY_CANDIDATE_CAP=40):
         daily = prepare_daily(dt.date(2020, 3, 2), "RU1-C")

@@ -27,7 +27,7 @@ def solver_settings(settings):  # type: ignore[no-untyped-def]
 
 @pytest.mark.unprepared
 def test_todays_list_says_which_dailies_are_certified_winnable(browser, server, solver_settings) -> None:
-    from games.daily_preparation import prepare_daily
+    from games.dailies.preparation import prepare_daily
     from games.engine import DAILY_VARIANTS
     from games.models import Daily
     from tests.daily_helpers import store_unsettled_dailies
@@ -59,7 +59,7 @@ def test_todays_list_says_which_dailies_are_certified_winnable(browser, server, 
 
 
 def test_a_published_daily_shows_its_par_and_plays_the_solvers_line(browser, server, solver_settings) -> None:
-    from games.daily_preparation import prepare_daily
+    from games.dailies.preparation import prepare_daily
     from tests.leaderboard.factories import make_result, named
 
     daily = prepare_daily(PAST, "RU1-C")
@@ -99,7 +99,7 @@ def test_a_published_daily_shows_its_par_and_plays_the_solvers_line(browser, ser
 
 @pytest.mark.unprepared
 def test_before_publication_the_board_says_when_the_par_is_shown(browser, server, solver_settings) -> None:
-    from games.daily_preparation import prepare_daily
+    from games.dailies.preparation import prepare_daily
 
     today = dt.datetime.now(dt.UTC).date()
     daily = prepare_daily(today, "RU1-C")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games.session_delta import diff
+from games.sessions.deltas import diff
 from tests.e2e.conftest import shot
 from tests.e2e.helpers import api_get, api_post, card, moves_shown, open_play, start
 from tests.games.play_helpers import documents_of

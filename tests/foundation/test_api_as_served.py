@@ -21,7 +21,7 @@ from rest_framework.authtoken.models import Token
 
 from games.engine import DAILY_VARIANTS
 from games.models import Player
-from leaderboard import rank_index
+from leaderboard.ranking import rank_index
 from tests.asgi_requests import browser, request, token_for
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
@@ -235,7 +235,7 @@ async def test_production_sends_hsts_over_https_and_redirects_plain_http(setting
 async def test_a_token_dropped_from_this_process_between_check_and_read_is_asked_of_the_database(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from games.players.token_auth import CachedTokenAuthentication
+    from accounts.token_auth import CachedTokenAuthentication
 
     viewer = await _a_played_board()
     by_token = {"Authorization": f"Token {await token_for(viewer)}"}

@@ -1,5 +1,5 @@
 """The pages give a browser a long-lived random device cookie once, and keep it: what fair play
-compares between accounts (games.fair_play), never a player's name or anything it could be read as."""
+compares between accounts (games.dailies.fair_play), never a player's name or anything it could be read as."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts import token_auth
 from games.models import Player
-from games.players import token_auth
 from tests.conftest import make_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
@@ -191,7 +191,7 @@ def test_a_token_answered_from_the_cache_is_the_stored_row() -> None:
 
 
 def test_each_request_gets_a_player_of_its_own_and_a_changed_entry_is_read_anew() -> None:
-    """An entry's text is decoded once (games/players/token_auth.py), but each request gets its own
+    """An entry's text is decoded once (accounts/token_auth.py), but each request gets its own
     player from it, and a changed player's new entry is not answered from the old text."""
     player = make_player()
     key = _token(player)

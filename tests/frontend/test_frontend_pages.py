@@ -60,7 +60,7 @@ def test_a_page_about_something_missing_is_a_404_page_without_scripts(path: str)
 
 @pytest.mark.django_db
 def test_pages_of_things_that_exist_render() -> None:
-    from games.rooms import create_room
+    from games.rooms.rooms import create_room
     from games.services import apply_action, finish_session, start_session
 
     client = Client()

@@ -20,7 +20,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games.dailies import utc_today
+from games.dailies.schedule import utc_today
 from tests.conftest import make_player
 from tests.daily_helpers import store_unsettled_dailies
 from tests.loopback import free_port, serving, worker_env

@@ -14,8 +14,8 @@ from django.conf import settings
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import rooms
 from games.models import GameAction, Player
+from games.rooms import rooms
 from games.services import start_session
 from tests.conftest import make_player
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from games.engine import Game, GameCode
 
 if TYPE_CHECKING:
-    from games.live import LiveSession
+    from games.sessions.live import LiveSession
 
 VECTORS = Path(__file__).resolve().parent.parent / "engine" / "vectors" / "replays.json"
 CARD = re.compile(r"\b[A2-9TJQK][SHDC]\b")
@@ -52,7 +52,7 @@ def card_mentions(document: Any) -> int:
 def follow(document: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any]:
     """The session document a play socket's client holds after `frame`, as the browser merges it:
     a whole document replaces the copy, a delta applies to the copy it names as its base."""
-    from games.session_delta import FRAME_KEYS, changes_of, merge
+    from games.sessions.deltas import FRAME_KEYS, changes_of, merge
 
     if frame["type"] == "session":
         return {key: value for key, value in frame.items() if key not in FRAME_KEYS}
@@ -67,8 +67,8 @@ START = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.UTC)
 
 
 def live_session(game: Game, *, actions: int, undos: int = 0, starts_later: bool = False) -> LiveSession:
-    """A game's session as the play path holds it (games.live), on a race's countdown if `starts_later`."""
-    from games.live import LiveSession
+    """A game's session as the play path holds it (games.sessions.live), on a race's countdown if `starts_later`."""
+    from games.sessions.live import LiveSession
 
     code = str(game.code)
     return LiveSession(

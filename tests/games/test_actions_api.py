@@ -6,9 +6,9 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from games import live
 from games.engine import Game, parse_action
 from games.models import GameAction, GameSession, Result
+from games.sessions import live
 from tests.games.play_helpers import expected_state, vector_log, winning_log
 
 pytestmark = pytest.mark.django_db

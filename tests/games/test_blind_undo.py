@@ -11,9 +11,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import rooms, services
+from games import services
 from games.engine import Game, Move, Undo
 from games.models import GameAction, GameSession
+from games.rooms import rooms
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db

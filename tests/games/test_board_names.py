@@ -1,4 +1,4 @@
-"""Board ids read once per text (games/boards.py keeps each text's board): the same answer every
+"""Board ids read once per text (games/ranking/boards.py keeps each text's board): the same answer every
 time, a daily's date still judged against the day asked, and a refusal worded in each caller's
 language rather than the first caller's."""
 
@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from django.utils import translation
 
-from games.boards import parse_board
+from games.ranking.boards import parse_board
 from web.errors import BadRequest, NotFound
 
 DAY = dt.date(2026, 11, 30)

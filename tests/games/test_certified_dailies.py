@@ -20,11 +20,11 @@ from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django.test import Client
 
-from games import dailies
-from games.daily_preparation import prepare_ahead, prepare_daily
+from games.dailies import schedule
+from games.dailies.preparation import prepare_ahead, prepare_daily
+from games.deals.secret_codes import is_secret
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, DailyCandidate
-from games.secret_codes import is_secret
 from tests.daily_helpers import store_unsettled_dailies
 from web.errors import NotFound
 
@@ -55,7 +55,9 @@ def assert_certified_first_won(daily: Daily) -> None:
     chosen = chain[-1]
     assert chosen.verdict == WON
     assert (
-        daily.stored_code.code == chosen.code == str(dailies.candidate_code(daily.date, daily.variant, daily.candidate))
+        daily.stored_code.code
+        == chosen.code
+        == str(schedule.candidate_code(daily.date, daily.variant, daily.candidate))
     )
     game = Game.from_code(daily.stored_code.code)  # the par is the engine's, after the engine's replay of the line
     assert game.run(daily.par_line.split()) is None and game.won
@@ -66,10 +68,10 @@ def test_candidate_k_is_the_hmac_of_the_date_the_variant_and_k() -> None:
     def hmac_number(message: bytes) -> int:
         return int.from_bytes(hmac.new(SECRET.encode(), message, hashlib.sha256).digest(), "big") % 26**20
 
-    assert dailies.daily_number(SECRET, LATER_WON, VARIANT) == hmac_number(b"2020-03-02|RU1-C")
-    assert dailies.daily_number(SECRET, LATER_WON, VARIANT, 0) == hmac_number(b"2020-03-02|RU1-C")
-    assert dailies.daily_number(SECRET, LATER_WON, VARIANT, 3) == hmac_number(b"2020-03-02|RU1-C|3")
-    code = dailies.candidate_code(LATER_WON, VARIANT, 3)
+    assert schedule.daily_number(SECRET, LATER_WON, VARIANT) == hmac_number(b"2020-03-02|RU1-C")
+    assert schedule.daily_number(SECRET, LATER_WON, VARIANT, 0) == hmac_number(b"2020-03-02|RU1-C")
+    assert schedule.daily_number(SECRET, LATER_WON, VARIANT, 3) == hmac_number(b"2020-03-02|RU1-C|3")
+    code = schedule.candidate_code(LATER_WON, VARIANT, 3)
     assert code == GameCode.from_variant(VARIANT, hmac_number(b"2020-03-02|RU1-C|3"), long=True)
 
 
@@ -99,7 +101,7 @@ def test_the_cap_uses_the_last_candidate_tried_and_marks_the_daily_not_certified
     daily = prepare_daily(LATER_WON, VARIANT)
     assert daily is not None
     assert not daily.certified and daily.par is None and daily.par_line == ""
-    assert daily.candidate == 1 and daily.stored_code.code == str(dailies.candidate_code(LATER_WON, VARIANT, 1))
+    assert daily.candidate == 1 and daily.stored_code.code == str(schedule.candidate_code(LATER_WON, VARIANT, 1))
     assert [(c.k, c.verdict) for c in tried(LATER_WON)] == [(0, UNWINNABLE), (1, UNWINNABLE)]
 
 
@@ -120,15 +122,15 @@ def test_a_daily_asked_for_while_it_is_prepared_is_being_prepared_and_nothing_is
     calls = iter(range(100))
     stopped = prepare_daily(LATER_WON, VARIANT, should_stop=lambda: next(calls) >= 1)  # one candidate, then stop
     assert stopped is None and len(tried(LATER_WON)) == 1 and not Daily.objects.exists()
-    with pytest.raises(dailies.DailyPreparing) as preparing:
-        dailies.daily_for(LATER_WON, VARIANT, now=morning)  # a request neither stores nor solves
-    assert preparing.value.retry_after == dailies.PREPARING_RETRY_SECONDS
+    with pytest.raises(schedule.DailyPreparing) as preparing:
+        schedule.daily_for(LATER_WON, VARIANT, now=morning)  # a request neither stores nor solves
+    assert preparing.value.retry_after == schedule.PREPARING_RETRY_SECONDS
     assert not Daily.objects.exists() and len(tried(LATER_WON)) == 1
     with pytest.raises(NotFound, match="There was no"):  # the day after: it never was
-        dailies.daily_for(LATER_WON, VARIANT, now=morning + dt.timedelta(days=1))
+        schedule.daily_for(LATER_WON, VARIANT, now=morning + dt.timedelta(days=1))
     finished = prepare_daily(LATER_WON, VARIANT)  # goes on where it was: candidate 0 is not solved again
     assert finished is not None and finished.certified
-    assert dailies.daily_for(LATER_WON, VARIANT, now=morning) == finished
+    assert schedule.daily_for(LATER_WON, VARIANT, now=morning) == finished
 
 
 @pytest.mark.django_db
@@ -144,7 +146,7 @@ def test_prepared_days_ahead_are_neither_served_nor_playable_before_their_day(se
     tomorrow = Daily.objects.get(date=dt.date(2020, 3, 2), variant=VARIANT)
     noon = dt.datetime(2020, 3, 1, 12, tzinfo=dt.UTC)
     with pytest.raises(NotFound):
-        dailies.daily_for(tomorrow.date, VARIANT, now=noon)
+        schedule.daily_for(tomorrow.date, VARIANT, now=noon)
     assert async_to_sync(is_secret)(GameCode.parse(tomorrow.stored_code.code), now=noon)
 
 
@@ -263,6 +265,7 @@ def test_no_get_address_tells_the_par_the_line_or_the_candidates_of_a_certified_
         "name": ["alice"],
         "result_id": [str(result.pk)],
         "room_id": ["1"],
+        "challenge_id": ["1"],
         "game": ["russian"],
         "variant": [VARIANT],
         "token_id": ["0000000000000000"],  # the address answers DELETE only

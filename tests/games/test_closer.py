@@ -1,4 +1,4 @@
-"""One closer at a time (games.closer_lock): a second closer started by mistake stands by, prepares
+"""One closer at a time (games.dailies.closer_lock): a second closer started by mistake stands by, prepares
 and closes nothing while the first holds the lock, and takes over once the first is gone, also
 when it was killed. On PostgreSQL the lock is an advisory lock, on SQLite an flock beside the file."""
 
@@ -19,7 +19,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games.closer_lock import FileLock, closer_lock
+from games.dailies.closer_lock import FileLock, closer_lock
 from games.engine import DAILY_VARIANTS
 from games.management.commands.close_dailies import STANDING_BY
 from games.models import Daily, DailyCandidate

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from games.dailies import next_publication
+from games.dailies.schedule import next_publication
 from games.management.commands import close_dailies
 
 

@@ -12,8 +12,9 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import dailies, services
-from games.daily_preparation import prepare_daily
+from games import services
+from games.dailies import schedule
+from games.dailies.preparation import prepare_daily
 from games.engine import DAILY_VARIANTS, Game, GameCode
 from games.models import Daily, GameSession, Player, Result
 from games.selectors import session_document
@@ -30,9 +31,9 @@ NEXT_DAY = dt.datetime(2020, 3, 2, tzinfo=dt.UTC)
 
 def test_the_deal_number_is_hmac_sha256_of_date_and_variant() -> None:
     digest = hmac.new(b"s3cret", b"2020-03-01|SP1-S4C", hashlib.sha256).digest()
-    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") == int.from_bytes(digest, "big") % 26**20
-    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") != dailies.daily_number("s3cret", DAY, "SP1-S2C")
-    assert dailies.daily_number("s3cret", DAY, "SP1-S4C") != dailies.daily_number("other", DAY, "SP1-S4C")
+    assert schedule.daily_number("s3cret", DAY, "SP1-S4C") == int.from_bytes(digest, "big") % 26**20
+    assert schedule.daily_number("s3cret", DAY, "SP1-S4C") != schedule.daily_number("s3cret", DAY, "SP1-S2C")
+    assert schedule.daily_number("s3cret", DAY, "SP1-S4C") != schedule.daily_number("other", DAY, "SP1-S4C")
 
 
 @pytest.fixture(autouse=True)
@@ -42,17 +43,17 @@ def _day_prepared(request: pytest.FixtureRequest) -> None:
     if marker is not None:
         request.getfixturevalue("transactional_db" if marker.kwargs.get("transaction") else "db")
         store_unsettled_dailies(DAY)
-        store_unsettled_dailies(dailies.utc_today(timezone.now()))
+        store_unsettled_dailies(schedule.utc_today(timezone.now()))
 
 
 @pytest.mark.django_db
 def test_a_daily_is_the_candidate_the_preparer_stored_and_never_changes(settings) -> None:  # type: ignore[no-untyped-def]
     stored = list(Daily.objects.filter(date=DAY).order_by("pk"))  # by the fixture, in DAILY_VARIANTS order
     assert [d.variant for d in stored] == list(DAILY_VARIANTS)
-    expected = GameCode.from_variant("RU1-C", dailies.daily_number(settings.DAILY_SECRET, DAY, "RU1-C"), long=True)
+    expected = GameCode.from_variant("RU1-C", schedule.daily_number(settings.DAILY_SECRET, DAY, "RU1-C"), long=True)
     assert stored[-1].stored_code.code == str(expected) and len(expected.letters) == 20
     settings.DAILY_SECRET = "a-new-secret"  # the secret changes; a stored daily does not
-    assert dailies.daily_for(DAY, "RU1-C", now=NOON).stored_code.code == stored[-1].stored_code.code
+    assert schedule.daily_for(DAY, "RU1-C", now=NOON).stored_code.code == stored[-1].stored_code.code
     assert prepare_daily(DAY, "RU1-C") == stored[-1]  # a preparer leaves a stored daily as it is
     assert Daily.objects.filter(date=DAY).count() == 7
 
@@ -106,7 +107,7 @@ def test_daily_overview_tells_what_i_played(player: Player) -> None:
     api.force_authenticate(player)
     session, _ = services.start_session(player=player, daily="RU1-C")
     overview = api.get("/api/daily").json()
-    assert overview["date"] == dailies.utc_today(session.started_at).isoformat()
+    assert overview["date"] == schedule.utc_today(session.started_at).isoformat()
     by_variant = {entry["variant"]: entry for entry in overview["dailies"]}
     assert set(by_variant) == set(DAILY_VARIANTS)
     assert by_variant["RU1-C"]["played"] is True and by_variant["RU1-C"]["finished"] is False
@@ -134,16 +135,16 @@ def test_open_attempts_end_at_one_oclock_the_next_day_and_the_code_is_published(
 
 @pytest.mark.django_db
 def test_after_midnight_the_days_daily_gives_no_ranked_attempt(player: Player) -> None:
-    the_daily = dailies.daily_for(DAY, "SD1-S1", now=NOON)
-    assert not dailies.accepts_ranked_attempts(the_daily, NEXT_DAY)
-    assert dailies.accepts_ranked_attempts(the_daily, NEXT_DAY - dt.timedelta(minutes=1))
+    the_daily = schedule.daily_for(DAY, "SD1-S1", now=NOON)
+    assert not schedule.accepts_ranked_attempts(the_daily, NEXT_DAY)
+    assert schedule.accepts_ranked_attempts(the_daily, NEXT_DAY - dt.timedelta(minutes=1))
 
 
 @pytest.mark.django_db
 def test_a_guest_is_asked_to_sign_up_for_the_daily_and_is_served_after_signing_up() -> None:
     from django.test import Client
 
-    from games.players.accounts import create_guest
+    from games.players.guests import create_guest
     from tests.security.snapshot import snapshot
 
     guest = create_guest()
@@ -171,7 +172,7 @@ def test_a_guest_is_asked_to_sign_up_for_the_daily_and_is_served_after_signing_u
 
 @pytest.mark.django_db
 def test_a_session_from_guest_days_leaves_only_practice(player: Player) -> None:
-    the_daily = dailies.daily_for(DAY, "SD1-S2", now=NOON)
+    the_daily = schedule.daily_for(DAY, "SD1-S2", now=NOON)
     earlier = GameSession.objects.create(
         player=player, stored_code=the_daily.stored_code, daily=the_daily, ranked=False, started_at=NOON, score=500
     )

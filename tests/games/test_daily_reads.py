@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.dailies import PREPARING_RETRY_SECONDS, utc_today
+from games.dailies.schedule import PREPARING_RETRY_SECONDS, utc_today
 from games.engine import DAILY_VARIANTS
 from games.models import Daily, DailyCandidate, GameSession
-from games.players.accounts import create_guest
+from games.players.guests import create_guest
 from tests.conftest import make_player
 from tests.daily_helpers import store_unsettled_dailies
 

@@ -1,4 +1,4 @@
-"""Blind choices (games.blind_choices, docs/dailies.md "Fair play"): where a player chose which of
+"""Blind choices (games.dailies.blind_choices, docs/dailies.md "Fair play"): where a player chose which of
 several face-down cards to turn, how often the card opened the next one, against the luck of a
 player who cannot see the cards; a log that always picks the lucky hidden card against one that
 never does, and the signal stored with a daily result and holding it past its line."""
@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import blind_choices, services
-from games.dailies import utc_today
+from games import services
+from games.dailies import blind_choices
+from games.dailies.schedule import utc_today
 from games.engine import DealRow, Game, Move
 from games.models import GameSession, Result
 from tests.conftest import make_player

@@ -1,4 +1,4 @@
-"""Fair play's signals on hand-made daily attempts (games.fair_play, docs/dailies.md "Fair play"):
+"""Fair play's signals on hand-made daily attempts (games.dailies.fair_play, docs/dailies.md "Fair play"):
 linked accounts by device and by address, pace, clairvoyance (the par line), a new account winning
 within par; each stored with the result when the attempt ends, and a result that crosses a line held
 off the boards with its player told it is under review."""
@@ -14,8 +14,9 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from games import fair_play, services
-from games.dailies import utc_today
+from games import services
+from games.dailies import fair_play
+from games.dailies.schedule import utc_today
 from games.models import AttemptOrigin, Daily, FairPlayReview, GameAction, GameSession, Player, Result
 from leaderboard.models import BoardEntry, PlayerStats
 from tests.conftest import make_player
@@ -255,9 +256,9 @@ def test_each_action_keeps_the_servers_time_on_the_path_that_stored_it(daily: Da
 
 @pytest.mark.postgres
 def test_the_group_commit_statement_keeps_each_actions_time() -> None:
-    from games import play_repository as play
     from games.engine import Game, parse_action
-    from games.live import LiveGame, LiveSession
+    from games.sessions import play_repository as play
+    from games.sessions.live import LiveGame, LiveSession
 
     player = make_player("grouped")
     session, _ = services.start_session(player=player, code=FREE)

@@ -11,9 +11,11 @@ import pytest
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from games import live, rooms, services
+from games import services
 from games.engine import Game
 from games.models import GameSession, Player, Result
+from games.rooms import rooms
+from games.sessions import live
 from leaderboard.models import BoardEntry, PlayerStats
 from tests.conftest import make_player
 from tests.games.play_helpers import card_mentions, winning_log

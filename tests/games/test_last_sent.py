@@ -1,4 +1,4 @@
-"""games.last_sent: a socket keeps the document it sent as it is while it plays and compressed once
+"""games.sessions.last_sent: a socket keeps the document it sent as it is while it plays and compressed once
 it waits, and its frames are the same either way."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 import orjson
 import pytest
 
-from games import last_sent
-from games.last_sent import LastSent
+from games.sessions import last_sent
+from games.sessions.last_sent import LastSent
 from tests.games.play_helpers import documents_of, follow
 
 

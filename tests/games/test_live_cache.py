@@ -6,11 +6,11 @@ import dataclasses
 
 import pytest
 
-from games import live
 from games.engine import Action, Undo
-from games.live import LiveSession
 from games.models import GameSession
 from games.services import start_session
+from games.sessions import live
+from games.sessions.live import LiveSession
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.django_db

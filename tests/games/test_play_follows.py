@@ -1,10 +1,10 @@
 """A game followed everywhere it is open: a change made on one play socket, or over HTTP, is pushed
-to the session's other sockets once it is committed (games.session_pushes), as the state that
+to the session's other sockets once it is committed (games.sessions.pushes), as the state that
 player's view shows; the socket that made the move gets its answer and nothing more, and another
 player's socket hears nothing.
 
 On PostgreSQL and Redis (make test) the group is Redis's and the socket's common action is judged
-on the event loop (games.play_loop); on the embedded default, the in-memory layer and the thread path.
+on the event loop (games.sessions.play_loop); on the embedded default, the in-memory layer and the thread path.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ async def test_a_change_made_by_the_service_alone_is_pushed_once(player: Player)
 
 async def test_a_racers_table_follows_the_race_played_in_another_tab(player: Player) -> None:
     """A race's game is a session like any other: its second tab follows it, and the room hears of it."""
-    from games import rooms
+    from games.rooms import rooms
 
     def race() -> Any:
         room = rooms.create_room(host=player, variant="SD1-S1")  # a fresh deal: its code secret

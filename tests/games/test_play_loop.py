@@ -1,4 +1,4 @@
-"""The play socket's common action on the event loop (games/play_loop.py): it answers what the
+"""The play socket's common action on the event loop (games/sessions/play_loop.py): it answers what the
 database thread answers, commits before it answers, groups appends into one commit (web.storage,
 web.group_commit) without letting one session's moved-on log or one failed statement take the
 others down, and a socket whose sign-in it keeps is still closed once its player is signed out."""
@@ -19,11 +19,12 @@ from django.db import DataError, connection
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from accounts import token_auth
 from config.asgi import application
-from games import live, services
-from games import play_repository as play
+from games import services
 from games.models import GameAction, GameSession, Player
-from games.players import token_auth
+from games.sessions import live
+from games.sessions import play_repository as play
 from tests.conftest import make_player
 from tests.games.play_helpers import follow
 from tests.security.snapshot import snapshot

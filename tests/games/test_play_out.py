@@ -13,8 +13,8 @@ from django.test import Client, override_settings
 from games import services
 from games.engine import Game, replay
 from games.models import FairPlayReview, GameAction, GameSession, Result
+from games.results.replay_verification import canonical
 from games.solver import Solution
-from games.verification import canonical
 from tests.conftest import make_player
 from tests.e2e.helpers import todays_dailies_with_russian_on
 from tests.games.play_helpers import winning_log

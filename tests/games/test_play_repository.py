@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from games import live
-from games import play_repository as play
 from games.engine import Game, Undo
-from games.live import LiveGame
 from games.models import GameAction, GameSession, Player
-from games.play_repository import Appended, LogMovedOn
 from games.services import RACED, apply_action, start_session
+from games.sessions import live
+from games.sessions import play_repository as play
+from games.sessions.live import LiveGame
+from games.sessions.play_repository import Appended, LogMovedOn
 from tests.conftest import make_player
 from web.errors import Conflict, NotFound
 

@@ -9,8 +9,9 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import rooms, selectors, services
+from games import selectors, services
 from games.models import GameAction, Player
+from games.rooms import rooms
 from tests.leaderboard.factories import named
 from tests.security.snapshot import snapshot
 

@@ -20,7 +20,7 @@ from config.asgi import application
 from games import refusals
 from games.engine import Game, parse_action
 from games.models import Player
-from games.players.accounts import create_guest
+from games.players.guests import create_guest
 from games.services import start_session
 from tests.engine.test_engine_rules_ids import CASES
 from tests.leaderboard.factories import daily_of

@@ -13,10 +13,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.routing import websocket_urlpatterns
-from games import rooms
 from games import services as games
 from games.engine import GameCode
 from games.models import GameSession, Player, Room
+from games.rooms import rooms
 from tests.leaderboard.factories import RUSSIAN_WIN, legal_walk, named, vector_log
 
 APP = URLRouter(websocket_urlpatterns)

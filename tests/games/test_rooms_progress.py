@@ -15,10 +15,12 @@ from asgiref.sync import sync_to_async
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from games import groups, room_progress, rooms
+from games import groups
 from games import services as games
 from games.models import GameSession, Room
-from games.room_progress import Throttle
+from games.rooms import progress as room_progress
+from games.rooms import rooms
+from games.rooms.progress import Throttle
 from tests.leaderboard.factories import legal_walk, named
 
 

@@ -1,4 +1,4 @@
-"""games.session_delta: a delta merged into the document it was made from gives the new one, on
+"""games.sessions.deltas: a delta merged into the document it was made from gives the new one, on
 real games from the engine, and carries no card the new document does not show."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.engine import ALL_VARIANTS, Game, GameCode
 from games.selectors import session_document
-from games.session_delta import GONE, Unchangeable, changes_of, diff, keep, kept_document, merge, next_frame
+from games.sessions.deltas import GONE, Unchangeable, changes_of, diff, keep, kept_document, merge, next_frame
 from tests.games.play_helpers import CARD, START, documents_of, live_session
 
 

@@ -87,7 +87,7 @@ def test_another_players_session_is_answered_like_a_missing_one(player_api: APIC
 
 
 def test_guests_play_unranked(api: APIClient) -> None:
-    from games.players.accounts import create_guest
+    from games.players.guests import create_guest
 
     api.force_authenticate(create_guest())
     doc = api.post("/api/sessions", {"code": "SD1-S2-AAAAAAA"}, format="json").json()
@@ -104,8 +104,9 @@ def test_session_document_lists_only_the_players_own_sessions(player: Player, pl
 def test_a_secret_session_names_neither_its_code_nor_its_code_board(player: Player) -> None:
     from django.utils import timezone
 
-    from games import live, services
+    from games import services
     from games.selectors import session_document
+    from games.sessions import live
     from leaderboard.models import BoardEntry
     from leaderboard.services import rank_result
 
@@ -116,7 +117,7 @@ def test_a_secret_session_names_neither_its_code_nor_its_code_board(player: Play
     assert doc["result"]["code"] is None and doc["result"]["board"] is None and doc["result"]["rank"] is None
     assert session.stored_code.code not in str(doc)
     assert not BoardEntry.objects.exists()  # a secret race's results rank when it ends
-    session.code_secret = False  # the race ended: games.rooms ranks its results
+    session.code_secret = False  # the race ended: games.rooms.rooms ranks its results
     rank_result(result=session.result)  # type: ignore[attr-defined]
     revealed = session_document(session, game, now=timezone.now())
     assert revealed["board"] == f"code:{session.stored_code.code}" and revealed["result"]["rank"] == 1

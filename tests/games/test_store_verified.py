@@ -1,4 +1,4 @@
-"""The one write of a verified result (games.results.store_verified), as a submission makes it.
+"""The one write of a verified result (games.results.store.store_verified), as a submission makes it.
 
 StoredCode made once and reused, the result with its canonical log, the statistics, the board entry with
 its sort key and version, the rank index and the live push after the commit; guests unranked.
@@ -15,12 +15,12 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from games import groups
-from games.codes import stored_code_for
+from games.deals.codes import stored_code_for
 from games.engine import GameCode
 from games.models import Player, Result, StoredCode
-from games.verification import canonical, verify
-from leaderboard import rank_index, standings
+from games.results.replay_verification import canonical, verify
 from leaderboard.models import BoardEntry, BoardVersion, PlayerStats
+from leaderboard.ranking import rank_index, standings
 from tests.conftest import make_player
 from tests.games.play_helpers import vector_log, winning_log
 from tests.leaderboard.watchers import watching
@@ -234,11 +234,11 @@ def test_the_quick_check_takes_ordinary_submissions() -> None:
 
 @pytest.mark.django_db
 def test_the_statements_read_the_new_result_id_from_the_sequence_postgresql_gave_the_column() -> None:
-    """games.results names the id's sequence rather than look it up at each statement: the name must
+    """games.results.store names the id's sequence rather than look it up at each statement: the name must
     be the one PostgreSQL gave it (a renamed table keeps its old sequence's name)."""
     from django.db import connection
 
-    from games.results import RESULT_SEQUENCE
+    from games.results.store import RESULT_SEQUENCE
 
     if connection.vendor != "postgresql":
         pytest.skip("SQLite reads the new id as the highest")

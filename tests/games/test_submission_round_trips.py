@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import verified
 from games.models import Result, StoredCode
+from games.results import announcements
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.games.play_helpers import winning_log
@@ -46,12 +46,12 @@ def test_a_statement_that_fails_takes_the_whole_result_back(monkeypatch: pytest.
     client = APIClient()
     client.force_authenticate(player)
     # A last listener whose statement fails, after the result's and the boards'.
-    failing = verified.Writer(
+    failing = announcements.Writer(
         statements=lambda event, new: [("SELECT 1 / 0", [])],
         wrote=lambda event, rows: None,
         writes_more=lambda event: False,
     )
-    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, failing])
+    monkeypatch.setattr(announcements, "_listeners", [*announcements._listeners, failing])
     response = client.post("/api/submissions", {"code": CODE, "moves": winning_log(CODE)}, format="json")
     assert response.status_code == 400, response.content  # the database refused it: words, no 500
     assert not Result.objects.filter(player=player).exists()
@@ -62,6 +62,6 @@ def test_a_statement_that_fails_takes_the_whole_result_back(monkeypatch: pytest.
 def test_only_a_result_whose_listeners_write_nothing_more_commits_without_a_transaction() -> None:
     submitted = Result(board=f"code:{CODE}")
     daily = Result(board="daily:SP1-S1:2026-12-03", daily_id=1)  # its streak is recounted after its row
-    assert verified.heard_after_commit(verified.Event(kind="verified", result=submitted))
-    assert not verified.heard_after_commit(verified.Event(kind="verified", result=daily))
-    assert verified.heard_after_commit(verified.Event(kind="revealed", result=daily))  # counted already
+    assert announcements.heard_after_commit(announcements.Event(kind="verified", result=submitted))
+    assert not announcements.heard_after_commit(announcements.Event(kind="verified", result=daily))
+    assert announcements.heard_after_commit(announcements.Event(kind="revealed", result=daily))  # counted already

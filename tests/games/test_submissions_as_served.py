@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.engine import MAX_LOG_TOKENS
 from games.models import Player
-from leaderboard import rank_index
+from leaderboard.ranking import rank_index
 from tests.asgi_requests import browser, request, token_for
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, vector_log
@@ -141,7 +141,7 @@ async def test_the_limits_per_player_and_per_address(settings: Any) -> None:
 
 
 async def test_a_secret_code_is_refused_and_nothing_is_stored() -> None:
-    from games.dailies import utc_today
+    from games.dailies.schedule import utc_today
     from tests.daily_helpers import store_unsettled_dailies
     from tests.security.snapshot import snapshot
 
@@ -157,17 +157,17 @@ async def test_a_secret_code_is_refused_and_nothing_is_stored() -> None:
 
 
 async def test_a_statement_failing_takes_the_whole_result_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    from games import verified
     from games.models import Result, StoredCode
+    from games.results import announcements
     from leaderboard.models import BoardEntry
 
     player, by_token = await _token_player("all-or-nothing")
-    failing = verified.Writer(
+    failing = announcements.Writer(
         statements=lambda event, new: [("SELECT 1 / 0", [])],
         wrote=lambda event, rows: None,
         writes_more=lambda event: False,
     )
-    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, failing])
+    monkeypatch.setattr(announcements, "_listeners", [*announcements._listeners, failing])
     refused = await submit(orjson.dumps({"code": "SD1-S1-HJSZOZN", "moves": ["D"]}), by_token)
     assert "cannot be looked up or stored" in _refused(refused, 400)["message"]
 
@@ -187,17 +187,17 @@ async def test_a_result_whose_listener_writes_more_is_stored_in_one_transaction(
 ) -> None:
     from django.db import connection
 
-    from games import verified
     from games.models import Result
+    from games.results import announcements
 
     player, by_token = await _token_player("writes-more")
     heard: list[tuple[bool, bool]] = []
 
-    def wrote(event: verified.Event, rows: list[Any]) -> None:
+    def wrote(event: announcements.Event, rows: list[Any]) -> None:
         heard.append((connection.in_atomic_block, Result.objects.filter(pk=event.result.pk).exists()))
 
-    writing = verified.Writer(statements=lambda event, new: [], wrote=wrote, writes_more=lambda event: True)
-    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, writing])
+    writing = announcements.Writer(statements=lambda event, new: [], wrote=wrote, writes_more=lambda event: True)
+    monkeypatch.setattr(announcements, "_listeners", [*announcements._listeners, writing])
     answer = await submit(orjson.dumps({"code": CODE, "moves": vector_log(CODE)[:10]}), by_token)
     assert answer["status"] == 201 and heard == [(True, True)]
     assert await database_sync_to_async(Result.objects.filter(player=player).count)() == 1

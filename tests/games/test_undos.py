@@ -12,8 +12,8 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import live
 from games.models import GameSession, Player, Result
+from games.sessions import live
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.games.play_helpers import winning_log

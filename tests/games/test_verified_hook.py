@@ -1,4 +1,4 @@
-"""Every verified result is stored by one write and announced once through games.verified, inside
+"""Every verified result is stored by one write and announced once through games.results.announcements, inside
 the transaction that stored it: a session won, given up or closed at its daily's publication, a
 batch submission; a secret race's results held back, then revealed when the race ends."""
 
@@ -11,8 +11,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import rooms, services, submissions, verified
+from games import services
 from games.models import Player, Result
+from games.results import announcements, submissions
+from games.rooms import rooms
 from leaderboard.models import BoardEntry, PlayerStats
 from tests.conftest import make_player
 from tests.daily_helpers import store_unsettled_dailies
@@ -29,10 +31,10 @@ Heard = tuple[str, str, bool, bool]  # kind, source, held back, inside a transac
 def heard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Heard]]:
     events: list[Heard] = []
 
-    def listen(event: verified.Event) -> None:
+    def listen(event: announcements.Event) -> None:
         events.append((event.kind, event.result.source, event.held_back, connection.in_atomic_block))
 
-    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, listen])
+    monkeypatch.setattr(announcements, "_listeners", [*announcements._listeners, listen])
     yield events
 
 
@@ -63,10 +65,10 @@ def test_every_path_announces_each_result_once_inside_its_transaction(
 
 @pytest.mark.django_db(transaction=True)  # the write's own transaction is the outermost, as when served
 def test_a_listener_that_fails_takes_the_result_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(event: verified.Event) -> None:
+    def refuse(event: announcements.Event) -> None:
         raise RuntimeError("the board could not be written")
 
-    monkeypatch.setattr(verified, "_listeners", [*verified._listeners, refuse])
+    monkeypatch.setattr(announcements, "_listeners", [*announcements._listeners, refuse])
     player = make_player("unlucky")
     with pytest.raises(RuntimeError):
         submissions.submit_log(player=player, code=CODE, log=winning_log(CODE)[:10])
@@ -97,11 +99,11 @@ def test_a_secret_races_results_are_held_back_then_revealed_and_counted_once(hea
 def test_subscribing_twice_hears_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
 
-    def listen(event: verified.Event) -> None:
+    def listen(event: announcements.Event) -> None:
         calls.append(event.kind)
 
-    monkeypatch.setattr(verified, "_listeners", [])
-    verified.subscribe(listen)
-    verified.subscribe(listen)
-    verified.announce(verified.Event(kind="revealed", result=Result(player=Player(username="x"))))
+    monkeypatch.setattr(announcements, "_listeners", [])
+    announcements.subscribe(listen)
+    announcements.subscribe(listen)
+    announcements.announce(announcements.Event(kind="revealed", result=Result(player=Player(username="x"))))
     assert calls == ["revealed"]

@@ -16,11 +16,11 @@ from django.db import transaction
 from django.test import TestCase
 from django.utils import timezone
 
-from games import verified
-from games.codes import stored_code_for
+from games.deals.codes import stored_code_for
 from games.engine import Game, GameCode, Undo, replay
 from games.models import Daily, Player, Result
-from games.verification import canonical
+from games.results import announcements
+from games.results.replay_verification import canonical
 
 _names = itertools.count(1)
 # Winning logs among the shared engine vectors (tests/engine/vectors/replays.json).
@@ -106,7 +106,7 @@ def make_result(
             verified_at=now,
             **fields,
         )
-        verified.announce(verified.Event(kind="verified", result=result))
+        announcements.announce(announcements.Event(kind="verified", result=result))
     return result
 
 

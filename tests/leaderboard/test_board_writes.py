@@ -14,10 +14,11 @@ import redis
 from django.conf import settings
 from django.db import connections, transaction
 
-from games.boards import parse_board
 from games.models import Player
-from leaderboard import selectors, standings
+from games.ranking.boards import parse_board
+from leaderboard import selectors
 from leaderboard.models import BoardEntry, BoardVersion, PlayerStats
+from leaderboard.ranking import standings
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
 
 BOARD = f"code:{RUSSIAN_WIN}"

@@ -22,11 +22,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.routing import websocket_urlpatterns
-from games.boards import parse_board
 from games.models import Player, Result
-from games.verification import canonical
-from leaderboard import selectors, standings
+from games.ranking.boards import parse_board
+from games.results.replay_verification import canonical
+from leaderboard import selectors
 from leaderboard.models import BoardEntry
+from leaderboard.ranking import standings
 from tests.historical import before_the_move
 from tests.leaderboard.factories import RUSSIAN_WIN, SPIDERETTE_WIN, daily_of, make_result, named, vector_log
 from web.errors import BadRequest

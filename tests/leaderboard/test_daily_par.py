@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.test import Client
 
-from games.daily_preparation import prepare_daily
+from games.dailies.preparation import prepare_daily
 from games.engine import Game
 from games.models import Daily
 from tests.leaderboard.factories import make_result, named

@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import fair_play, services
-from games.dailies import utc_today
+from games import services
+from games.dailies import fair_play
+from games.dailies.schedule import utc_today
 from games.models import Daily, FairPlayDecision, FairPlayReview, GameSession, Player, Result
 from leaderboard.models import BoardEntry, PlayerStats
 from leaderboard.par import par_document

@@ -11,10 +11,11 @@ from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.boards import parse_board
 from games.models import Player
-from leaderboard import rank_index, selectors
+from games.ranking.boards import parse_board
+from leaderboard import selectors
 from leaderboard.models import BoardVersion
+from leaderboard.ranking import rank_index
 from tests.leaderboard.factories import make_result, named
 
 CODE = "SP1-S4C-AAAAAAD"

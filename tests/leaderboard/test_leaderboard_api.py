@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Player
-from games.verification import canonical
+from games.results.replay_verification import canonical
 from tests.leaderboard.factories import SPIDER_WIN, daily_of, make_result, named, vector_log
 
 CODE = "SP1-S4C-AAAAAAD"

@@ -9,7 +9,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import rooms, services
+from games import services
+from games.rooms import rooms
 from leaderboard.league import ORDERS
 from leaderboard.models import BoardEntry
 from tests.leaderboard.factories import daily_of, legal_walk, make_result, named

@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db import transaction
 
 from config.routing import websocket_urlpatterns
-from games.boards import parse_board
 from games.models import Player
+from games.ranking.boards import parse_board
 from leaderboard import selectors
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
 from tests.leaderboard.watchers import apply_message

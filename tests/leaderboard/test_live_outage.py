@@ -15,7 +15,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.routing import websocket_urlpatterns
-from games import rooms
+from games.rooms import rooms
 from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
 from tests.reliability.procs import PrivateRedis
 

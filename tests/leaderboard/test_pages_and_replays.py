@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games.engine import Game, replay
 from games.models import FairPlayReview
-from games.verification import canonical
+from games.results.replay_verification import canonical
 from leaderboard.models import PlayerStats
 from leaderboard.stats import current_streak, recount
 from tests.historical import before_the_move

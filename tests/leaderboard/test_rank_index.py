@@ -11,10 +11,11 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
-from games.boards import parse_board
-from leaderboard import rank_index, selectors
+from games.ranking.boards import parse_board
+from leaderboard import selectors
 from leaderboard.models import BoardEntry
-from leaderboard.sql_ranks import SqlRanks
+from leaderboard.ranking import rank_index
+from leaderboard.ranking.sql_ranks import SqlRanks
 from tests.leaderboard.factories import SPIDERETTE_WIN, legal_walk, make_result, named, vector_log
 
 BOARD = f"code:{SPIDERETTE_WIN}"

@@ -10,8 +10,8 @@ from django.test import override_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.boards import parse_board
-from games.ranking import RankKey
+from games.ranking.boards import parse_board
+from games.ranking.keys import RankKey
 from leaderboard import selectors
 from leaderboard.models import BoardEntry
 from tests.leaderboard.factories import RUSSIAN_WIN, SPIDER_WIN, legal_walk, make_result, named, vector_log
@@ -143,9 +143,9 @@ def test_guests_never_appear_on_a_board() -> None:
     # Even a result that names a board (the games app already gives guests none).
     result = make_result(guest, SPIDER_WIN, [], ranked=False)
     result.board = f"code:{SPIDER_WIN}"
-    from games import verified
+    from games.results import announcements
 
-    verified.announce(verified.Event(kind="verified", result=result))
+    announcements.announce(announcements.Event(kind="verified", result=result))
     assert not BoardEntry.objects.exists()
     document = selectors.leaderboard(board=parse_board(f"code:{SPIDER_WIN}"), viewer=guest)
     assert document["entries"] == [] and document["total"] == 0 and document["me"] is None

@@ -14,8 +14,8 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from games import groups
-from leaderboard import rank_index
 from leaderboard.models import BoardVersion
+from leaderboard.ranking import rank_index
 from tests.conftest import make_player
 from tests.leaderboard.factories import RUSSIAN_WIN, vector_log
 

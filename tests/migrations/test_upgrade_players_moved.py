@@ -29,9 +29,9 @@ FIXTURE = Path(__file__).with_name("fixtures") / "before_players_moved.sql"
 # Run in the upgraded database by `manage.py shell`: what it prints is what the test checks.
 READ_AND_PLAY = """
 import json
-from games.boards import parse_board
+from games.ranking.boards import parse_board
 from games.models import Player, Result, Room
-from games.submissions import submit_log
+from games.results.submissions import submit_log
 from leaderboard import selectors
 from leaderboard.models import BoardEntry
 

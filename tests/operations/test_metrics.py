@@ -15,8 +15,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.test import APIClient
 
 from config.asgi import application
-from games.boards import parse_board
 from games.models import Player
+from games.ranking.boards import parse_board
 from games.services import start_session
 from leaderboard import selectors
 from operations import drain, metrics

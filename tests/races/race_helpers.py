@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games import rooms
 from games import services as games
-from games.fair_play import Origin, keyed_hash
+from games.dailies.fair_play import Origin, keyed_hash
 from games.models import GameSession, Player, Room
+from games.rooms import rooms
 from tests.leaderboard.factories import legal_walk, named
 
 

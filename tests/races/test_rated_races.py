@@ -10,10 +10,11 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import groups, rooms
+from games import groups
 from games.engine import Game
 from games.models import Player, Room
-from games.ranking import encode_cursor
+from games.ranking.keys import encode_cursor
+from games.rooms import rooms
 from races import ratings, review
 from races.models import DealReview, RaceVerdict, Rating, RatingChange, Rematch
 from tests.leaderboard.factories import SPIDERETTE_WIN, named, vector_log

@@ -16,9 +16,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import rooms, services
+from games import services
 from games.engine import Game, GameCode
 from games.models import GameSession, Player, Result
+from games.rooms import rooms
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player
 from tests.reliability.db import legal_plan
@@ -84,7 +85,8 @@ def build_world() -> World:
             "name": ["alice", "bob"],
             "result_id": [str(result.pk)],
             "room_id": [str(room.pk)],
-            "game": ["spider", "spiderette", "russian"],
+            "challenge_id": ["1"],
+            "game": ["spider", "spiderette", "russian", "SP", "SD", "RU"],
             "variant": [VARIANT, "SD1-S4"],
             "token_id": ["0000000000000000"],  # the address answers DELETE only
         },

@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import rooms
 from games.engine import MAX_LOG_TOKENS
 from games.models import GameAction, GameSession, Player
+from games.rooms import rooms
 from games.services import start_session
 from tests.security.snapshot import snapshot
 

@@ -17,8 +17,8 @@ from django.contrib.auth.backends import ModelBackend
 from django.db import connections
 from django.test import Client
 
-from games.players import password_checks
-from games.players.accounts import create_guest
+from accounts import password_checks
+from games.players.guests import create_guest
 from tests.conftest import make_player
 from tests.loopback import free_port
 from tests.security.snapshot import snapshot

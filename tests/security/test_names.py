@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from games.models import Player
 from games.players import names
-from games.players.accounts import create_guest
+from games.players.guests import create_guest
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 

@@ -12,8 +12,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.asgi import application
-from games import rooms
 from games.models import Player, RoomMember
+from games.rooms import rooms
 from tests.conftest import make_player
 from tests.security.snapshot import snapshot
 

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games.dailies import utc_today
+from games.dailies.schedule import utc_today
 from games.models import FairPlayReview, Result
 from leaderboard.models import BoardEntry
 from tests.conftest import make_player

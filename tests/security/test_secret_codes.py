@@ -14,9 +14,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import services
+from games.deals.secret_codes import CANNOT_BE_PLAYED
 from games.engine import Game
 from games.models import Daily, GameSession, Player, Result, Room, StoredCode
-from games.secret_codes import CANNOT_BE_PLAYED
 from tests.conftest import make_player
 from tests.leaderboard.factories import daily_of, legal_walk
 from tests.security.snapshot import snapshot

@@ -13,6 +13,7 @@ from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 SESSION_KEPT = dt.timedelta(seconds=60)
 
@@ -28,6 +29,14 @@ def token_authentication() -> Any:
         if issubclass(authentication, TokenAuthentication):
             return authentication()
     raise ImproperlyConfigured("REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES name no TokenAuthentication")
+
+
+def hear_revocations() -> None:
+    """Start this process's listener for the token cache's revocations, once (REVOCATIONS_LISTENER,
+    accounts/token_auth.py): while it is up, a socket keeps its sign-in between messages
+    (web/sockets/sign_ins.py). Named in the settings, so that neither this package nor a socket's app
+    imports the accounts app."""
+    import_string(settings.REVOCATIONS_LISTENER)()
 
 
 @database_sync_to_async

@@ -1,6 +1,6 @@
 """A socket's verdict that its player is signed in, kept between messages (web.sockets.auth asks the
 database once) while nothing can have changed it: until its token or session expires, and only while
-this process hears the revocations (games/players/token_auth.py), which name the player. A
+this process hears the revocations (accounts/token_auth.py), which name the player. A
 revocation is published before its change commits: for SETTLE_SECONDS after its player was named, a
 socket asks on every message and keeps nothing.
 """

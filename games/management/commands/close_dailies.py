@@ -1,6 +1,6 @@
 """The closer: finish the daily attempts still open at 01:00 UTC the next day, and prepare the
 dailies of today and the days ahead (run it from cron, or --loop; `make run` and `make cluster`
-keep one running). Only one closer works at a time (games.closer_lock): another one started by
+keep one running). Only one closer works at a time (games.dailies.closer_lock): another one started by
 mistake stands by and takes over when the first one stops."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser, OutputWrapper
 from django.utils import timezone
 
-from games.closer_lock import closer_lock
-from games.dailies import next_publication, utc_today
-from games.daily_preparation import Step, prepare_ahead
+from games.dailies.closer_lock import closer_lock
+from games.dailies.preparation import Step, prepare_ahead
+from games.dailies.schedule import next_publication, utc_today
 from games.engine import DAILY_VARIANTS
 from games.services import close_expired_dailies
 

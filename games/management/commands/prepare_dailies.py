@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from games.dailies import utc_today
-from games.daily_preparation import prepare_ahead
+from games.dailies.preparation import prepare_ahead
+from games.dailies.schedule import utc_today
 
 
 class Command(BaseCommand):

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.models import Result
-from games.verification import Refused, verify
+from games.results.replay_verification import Refused, verify
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.boards import parse_board
-from leaderboard import rank_index, standings
+from games.ranking.boards import parse_board
+from leaderboard.ranking import rank_index, standings
 from web.errors import ServiceError
 
 

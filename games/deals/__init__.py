@@ -1,0 +1,1 @@
+"""What is dealt: game codes, the codes still secret, and the games and variants a player can choose."""

@@ -1,0 +1,1 @@
+"""Race rooms: their lifecycle and document, and their progress pushed to the room."""

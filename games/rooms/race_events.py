@@ -1,0 +1,91 @@
+"""The hooks by which the rest of the service hears of races, and adds to what a room shows.
+
+The referee runs rooms and announces; whoever keeps something made of races (the ratings)
+subscribes from its AppConfig.ready, as games.verified's listeners do. The referee does not know
+who listens.
+
+- `Joined`: a player came into a room (its host on opening it), with where from (fair-play
+  hashes, games.fair_play.Origin); heard inside the join's transaction, so what a listener writes
+  commits with the membership.
+- `Ended`: a race is over, heard once its transaction has committed; `called_off` when the host
+  ended it while a racer was still playing (or before it started).
+- A describer adds keys of its own to the room's document (games.rooms.room_document), so that
+  what it keeps about a room (a rematch) reaches the room's socket with the table.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+if TYPE_CHECKING:
+    from games.dailies.fair_play import Origin
+    from games.models import Room
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Joined:
+    room_id: uuid.UUID
+    player_id: int
+    origin: Origin | None
+
+
+@dataclass(frozen=True)
+class Ended:
+    room_id: uuid.UUID
+    called_off: bool
+
+
+Event = Joined | Ended
+Listener = Callable[[Event], None]
+Describer = Callable[["Room"], dict[str, Any]]
+
+_listeners: list[Listener] = []
+_describers: list[Describer] = []
+
+
+def subscribe(listener: Listener) -> None:
+    """Hear of every race event from now on (subscribing twice changes nothing)."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def describe(describer: Describer) -> None:
+    """Add `describer`'s keys to every room document from now on (twice changes nothing)."""
+    if describer not in _describers:
+        _describers.append(describer)
+
+
+def joined(event: Joined) -> None:
+    """Inside the join's transaction: a listener's error rolls the join back with it."""
+    for listener in tuple(_listeners):
+        listener(event)
+
+
+def ended_on_commit(event: Ended) -> None:
+    """Once the race's end has committed, tell every listener, each on its own: one's failure is
+    logged, and loses only what it would have done (the race stays over)."""
+
+    def tell() -> None:
+        for listener in tuple(_listeners):
+            try:
+                listener(event)
+            except Exception:  # noqa: BLE001 - the race is over either way; a listener can catch up
+                log.exception("a listener failed on the end of race %s", event.room_id)
+
+    transaction.on_commit(tell, robust=True)
+
+
+def described(room: Room) -> dict[str, Any]:
+    """The describers' keys for `room`'s document."""
+    extra: dict[str, Any] = {}
+    for describer in tuple(_describers):
+        extra.update(describer(room))
+    return extra

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -17,6 +18,7 @@ from games.api.documents import refusals
 from games.api.openapi import BLANK, VARIANT, padded, text
 from games.players import guests
 from races import challenges, matching, selectors
+from web.async_views import AsyncAPIView
 from web.fields import ClosedSerializer, StrictCharField
 
 CHALLENGE_ID = OpenApiParameter("challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
@@ -58,7 +60,7 @@ class NewChallengeSerializer(ClosedSerializer):
     variant = StrictCharField(max_length=32, trim_whitespace=False, pattern=padded(VARIANT, BLANK))
 
 
-class QueueView(APIView):
+class QueueView(AsyncAPIView):  # async: a crowd asking at once waits on no thread or pooled connection
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -67,10 +69,10 @@ class QueueView(APIView):
         request=VariantSerializer,
         responses={202: QueueDocument, 200: QueueDocument, **refusals(400, 401, 403, 409, 422, 429)},
     )
-    def post(self, request: Request) -> Response:
+    async def post(self, request: Request) -> Response:
         data = VariantSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        answer = matching.enqueue(player=guests.player(request), variant=data.validated_data["variant"])
+        answer = await matching.ask(player=guests.player(request), variant=data.validated_data["variant"])
         return Response(answer, status=status.HTTP_200_OK if answer["room"] else status.HTTP_202_ACCEPTED)
 
     @extend_schema(
@@ -78,16 +80,16 @@ class QueueView(APIView):
         summary="Where your quick match stands (poll every few seconds while waiting: a silent player is dropped)",
         responses={200: QueueDocument, **refusals(401, 404, 429)},
     )
-    def get(self, request: Request) -> Response:
-        return Response(matching.poll(player=guests.player(request)))
+    async def get(self, request: Request) -> Response:
+        return Response(await sync_to_async(matching.poll)(player=guests.player(request)))
 
     @extend_schema(
         operation_id="cancel_quick_match",
         summary="Stop waiting (refused once a race was formed for you)",
         responses={204: None, **refusals(401, 404, 409, 429)},
     )
-    def delete(self, request: Request) -> Response:
-        matching.cancel(player=guests.player(request))
+    async def delete(self, request: Request) -> Response:
+        await sync_to_async(matching.cancel)(player=guests.player(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -39,8 +39,9 @@ from django.utils.translation import gettext, gettext_noop
 from games import rooms
 from games.codes import parse_variant_or_refuse
 from games.engine import GameCode
+from games.fair_play import Origin
 from games.models import GameSession, Player, Room, RoomMember
-from races import selectors
+from races import ratings, selectors
 from races.matcher import Matcher
 from races.models import MatchedRace, QueueEntry, Rating
 from races.player_socket import tell_each_on_commit
@@ -114,7 +115,9 @@ def _game_of(variant: str) -> str:
     return GameCode.from_variant(variant, 0).game
 
 
-async def ask(*, player: Player, variant: object, now: dt.datetime | None = None) -> dict[str, Any]:
+async def ask(
+    *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
+) -> dict[str, Any]:
     """`enqueue`, on the event loop: a first ask is one insert that takes the player's rating and
     checks they are not racing (and the count of those waiting), committed with the loop's other
     writes (web.storage); any other ask (again, after a race, for another variant) is `enqueue`'s."""
@@ -126,22 +129,25 @@ async def ask(*, player: Player, variant: object, now: dt.datetime | None = None
     since = storage.values_database().ops.adapt_datetimefield_value(now - dt.timedelta(seconds=STALE_SECONDS))
     game = _game_of(chosen)
     params = {"player": player.pk, "game": game, "variant": chosen, "now": at, "since": since}
+    where = origin or Origin()
     # Each string once a statement: PostgreSQL deduces one type a parameter (text here, varchar there).
-    first = {**params, "rated_in": game, **_FIXED}
+    first = {**params, "rated_in": game, "device": where.device, "address": where.address, **_FIXED}
     asked, waiting = await storage.commit_each([(_FIRST_ASK, first), (_WAITING, params)])
     if asked is None:
-        return await sync_to_async(enqueue)(player=player, variant=chosen, now=now)
+        return await sync_to_async(enqueue)(player=player, variant=chosen, origin=origin, now=now)
     matcher.wake(chosen)
     assert waiting is not None
     return {"state": "waiting", "variant": chosen, "waiting": waiting[0], "waited_ms": 0, "room": None}
 
 
-_FIRST_ASK = f"""INSERT INTO {QueueEntry._meta.db_table} (player_id, game, variant, mu, joined_at, seen_at, room_id)
+_FIRST_ASK = f"""INSERT INTO {QueueEntry._meta.db_table} (
+  player_id, game, variant, mu, joined_at, seen_at, room_id, device, address
+)
 SELECT %(player)s, %(game)s, %(variant)s,
   COALESCE(
     (SELECT mu FROM {Rating._meta.db_table} WHERE player_id = %(player)s AND game = %(rated_in)s), %(default_mu)s
   ),
-  %(now)s, %(now)s, NULL
+  %(now)s, %(now)s, NULL, %(device)s, %(address)s
 WHERE NOT EXISTS (
   SELECT 1 FROM {RoomMember._meta.db_table} m
   JOIN {Room._meta.db_table} r ON r.id = m.room_id
@@ -155,7 +161,9 @@ _WAITING = f"""SELECT count(*) FROM {QueueEntry._meta.db_table}
 WHERE variant = %(variant)s AND room_id IS NULL AND seen_at >= %(since)s"""
 
 
-def enqueue(*, player: Player, variant: object, now: dt.datetime | None = None) -> dict[str, Any]:
+def enqueue(
+    *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
+) -> dict[str, Any]:
     """Put `player` in the queue for `variant` (again: nothing changes) and wake the passes; the status."""
     now = now or timezone.now()
     if player.is_guest:
@@ -178,8 +186,16 @@ def enqueue(*, player: Player, variant: object, now: dt.datetime | None = None) 
             mu = selectors.match_mu([player.pk], game)[player.pk]
             try:
                 with transaction.atomic():
+                    where = origin or Origin()
                     QueueEntry.objects.create(
-                        player=player, game=game, variant=chosen, mu=mu, joined_at=now, seen_at=now
+                        player=player,
+                        game=game,
+                        variant=chosen,
+                        mu=mu,
+                        joined_at=now,
+                        seen_at=now,
+                        device=where.device,
+                        address=where.address,
                     )
             except IntegrityError:  # the same player's other request got there first
                 raise Conflict(gettext(ALREADY_WAITING)) from None
@@ -351,6 +367,7 @@ def _start_batch(races: list[list[Waiting]], variant: str, now: dt.datetime) -> 
             entry.room = each.room
             placed.append(entry)
     QueueEntry.objects.bulk_update(placed, ["room"])
+    ratings.record_origins([(e.room_id, e.player_id, Origin(e.device, e.address)) for e in placed])
     tell_each_on_commit(
         [
             (

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import fair_play
 from games.api.documents import refusals
 from games.api.openapi import BLANK, VARIANT, padded, text
 from games.players import guests
@@ -72,7 +73,8 @@ class QueueView(AsyncAPIView):  # async: a crowd asking at once waits on no thre
     async def post(self, request: Request) -> Response:
         data = VariantSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        answer = await matching.ask(player=guests.player(request), variant=data.validated_data["variant"])
+        player, origin = guests.player(request), fair_play.origin_of(request)
+        answer = await matching.ask(player=player, variant=data.validated_data["variant"], origin=origin)
         return Response(answer, status=status.HTTP_200_OK if answer["room"] else status.HTTP_202_ACCEPTED)
 
     @extend_schema(
@@ -105,7 +107,8 @@ class ChallengesView(APIView):
     def post(self, request: Request) -> Response:
         data = NewChallengeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        document = challenges.challenge(challenger=guests.player(request), **data.validated_data)
+        origin = fair_play.origin_of(request)
+        document = challenges.challenge(challenger=guests.player(request), origin=origin, **data.validated_data)
         return Response(document, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -133,7 +136,8 @@ class AcceptView(APIView):
         responses={200: ChallengeDocument, **refusals(401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        return Response(challenges.accept(player=guests.player(request), challenge_id=challenge_id))
+        origin = fair_play.origin_of(request)
+        return Response(challenges.accept(player=guests.player(request), challenge_id=challenge_id, origin=origin))
 
 
 class DeclineView(APIView):

@@ -105,6 +105,7 @@ class DealReview(models.Model):
     par = models.PositiveIntegerField(null=True, blank=True)
     seconds = models.FloatField(default=0)
     created_at = models.DateTimeField()
+    queued_at = models.DateTimeField()  # when its search was last queued (races.review: queued again once stale)
     solved_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:

@@ -356,6 +356,8 @@ def _start_batch(races: list[list[Waiting]], variant: str, now: dt.datetime) -> 
     ids = [w.player_id for race in races for w in race]
     entries = {entry.pk: entry for entry in _lockable(QueueEntry.objects.filter(player_id__in=ids, room=None))}
     ready = [race for race in races if all(w.player_id in entries for w in race)]
+    if not ready:
+        return []
     players = Player.objects.in_bulk([w.player_id for race in ready for w in race])
     lineups = [[players[w.player_id] for w in sorted(race, key=lambda w: (w.joined_at, w.player_id))] for race in ready]
     started = [each for each in rooms.start_races(lineups, variant, min_racers=RACE_MIN, now=now) if each]

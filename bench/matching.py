@@ -1,6 +1,6 @@
 """Quick match under a crowd: N players ask for a rated race at once; how long until all are placed.
 
-Run: .venv/bin/python bench/matching.py --players 1000 --workers 3
+Run: .venv/bin/python bench/matching.py --players 1000 --workers 3 [--profile]
 
 Starts the stack (bench/stack.py), makes `--players` players with tokens and a rating each in
 Spider (mu drawn around 25, sd `--spread`, fixed seed), opens each player's own socket (/ws/me/) as
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiohttp  # noqa: E402
 
+from bench import profile  # noqa: E402
 from bench.stack import CpuMeter, Stack, headers, make_players, summary  # noqa: E402
 
 VARIANT = "SP1-S1C"
@@ -133,7 +135,12 @@ async def ask_and_poll(
             statuses[f"poll {type(error).__name__}"] += 1
 
 
-async def drive(stack: Stack, tokens: list[str], limit: float) -> tuple[list[Player], Counter[int | str], float]:
+Runs = list[tuple[subprocess.Popen[bytes], Path]] | None
+
+
+async def drive(
+    stack: Stack, tokens: list[str], limit: float, profile_dir: Path | None, profile_seconds: float
+) -> tuple[list[Player], Counter[int | str], float, Runs]:
     players = [Player(n, token) for n, token in enumerate(tokens)]
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as http:
@@ -145,11 +152,12 @@ async def drive(stack: Stack, tokens: list[str], limit: float) -> tuple[list[Pla
         await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 120)
         statuses: Counter[int | str] = Counter()
         start = time.perf_counter()
+        runs = profile.start(stack.pids(), profile_seconds, profile_dir) if profile_dir is not None else None
         await asyncio.gather(*(ask_and_poll(http, stack, p, statuses, start + limit) for p in players))
         for listener in listeners:
             listener.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
-    return players, statuses, start
+    return players, statuses, start, runs
 
 
 def stored_races() -> tuple[Counter[int], int, int, int]:
@@ -173,6 +181,9 @@ def main() -> None:
     parser.add_argument("--spread", type=float, default=4.0, help="sd of the players' mu around 25")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds before the run gives up on a player")
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="py-spy the workers from the burst on")
+    parser.add_argument("--profile-seconds", type=float, default=15.0)
+    parser.add_argument("--profile-dir", default="/tmp/bench_profile_matching")
     args = parser.parse_args()
     if not (2 <= args.players <= 5000 and 1 <= args.limit <= 300):
         parser.error("--players 2-5000, --limit 1-300")
@@ -180,7 +191,10 @@ def main() -> None:
         stack.django()
         tokens = [token for _, token in set_up(args.players, args.spread)]
         meter = CpuMeter(stack)
-        players, statuses, start = asyncio.run(drive(stack, tokens, args.limit))
+        profile_dir = Path(args.profile_dir) if args.profile else None
+        players, statuses, start, runs = asyncio.run(
+            drive(stack, tokens, args.limit, profile_dir, args.profile_seconds)
+        )
         print(f"{args.players} players ask for a race of {VARIANT} at once, {args.workers} workers")
         print(f"answers by status: {dict(sorted(statuses.items(), key=str))}")
         print(f"player sockets that did not open (they poll only): {sum(p.socket_failed for p in players)}")
@@ -197,6 +211,8 @@ def main() -> None:
             f" {mismatched} queue rows naming another room"
         )
         print(meter.report(max(len(times), 1), "placement"))
+        if runs is not None:
+            print(profile.summarize(profile.finish(runs)))
 
 
 if __name__ == "__main__":

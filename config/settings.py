@@ -276,6 +276,12 @@ SPECTACULAR_SETTINGS = {
     # After the enums' own: every call's 401 and 413, and closed request bodies (games/api/openapi.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "games.api.openapi.postprocess"],
     # Served from this site: the closed network reaches no CDN.
+    # Three documents have a "state" of their own choices: each its own enum's name.
+    "ENUM_NAME_OVERRIDES": {
+        "RoomStateEnum": ["lobby", "racing", "finished"],
+        "MatchStateEnum": ["waiting", "placed"],
+        "ChallengeStateEnum": ["pending", "accepted", "declined", "expired"],
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

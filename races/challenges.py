@@ -17,10 +17,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from games.dailies.fair_play import Origin
 from games.deals.codes import fresh_code, parse_variant_or_refuse
 from games.models import Player, Room, RoomMember
 from games.rooms import rooms
-from races import selectors
+from races import ratings, selectors
 from races.matching import GUESTS_UNRATED
 from races.models import Challenge, MatchedRace
 from races.player_socket import tell_on_commit
@@ -33,8 +34,16 @@ TOO_MANY_CHALLENGES = gettext_noop("You have sent too many challenges: wait a fe
 NO_SUCH_CHALLENGE = gettext_noop("No such challenge.")
 
 
-def challenge(*, challenger: Player, name: object, variant: object, now: dt.datetime | None = None) -> dict[str, Any]:
-    """Invite the player called `name` to a race of `variant`; counted against RATE_CHALLENGES once valid."""
+def challenge(
+    *,
+    challenger: Player,
+    name: object,
+    variant: object,
+    origin: Origin | None = None,
+    now: dt.datetime | None = None,
+) -> dict[str, Any]:
+    """Invite the player called `name` to a race of `variant`; counted against RATE_CHALLENGES once
+    valid. `origin`: where the challenger sent it from, kept for the race's linked-accounts check."""
     now = now or timezone.now()
     if challenger.is_guest:
         raise Forbidden(gettext(GUESTS_UNRATED))
@@ -56,6 +65,8 @@ def challenge(*, challenger: Player, name: object, variant: object, now: dt.date
             variant=chosen,
             created_at=now,
             expires_at=now + dt.timedelta(seconds=CHALLENGE_SECONDS),
+            device=(origin or Origin()).device,
+            address=(origin or Origin()).address,
         )
         document = selectors.challenge_document(sent, now=now)
         tell_on_commit([challenger.pk, invitee.pk], {"type": "player.challenge", "challenge": document})
@@ -70,8 +81,11 @@ def _player_named(name: object) -> Player:
     return invitee
 
 
-def accept(*, player: Player, challenge_id: object, now: dt.datetime | None = None) -> dict[str, Any]:
-    """The invitee accepts: a room on a fresh hidden deal with both players, started (the countdown)."""
+def accept(
+    *, player: Player, challenge_id: object, origin: Origin | None = None, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """The invitee accepts: a room on a fresh hidden deal with both players, started (the countdown).
+    Where each came from (the challenger's when sending, the invitee's `origin`) is kept with it."""
     now = now or timezone.now()
     with transaction.atomic():
         answered = _to_answer(player, challenge_id, now)
@@ -84,6 +98,8 @@ def accept(*, player: Player, challenge_id: object, now: dt.datetime | None = No
         )
         RoomMember.objects.bulk_create([RoomMember(room=room, player=challenger), RoomMember(room=room, player=player)])
         MatchedRace.objects.create(room=room, how=MatchedRace.How.CHALLENGE)
+        sent_from = Origin(device=answered.device, address=answered.address)
+        ratings.record_origins([(room.pk, challenger.pk, sent_from), (room.pk, player.pk, origin or Origin())])
         rooms.start_room(room_id=room.pk, player=challenger, now=now)  # the challenger over their game limit: 429
         answered.state, answered.answered_at, answered.room = Challenge.State.ACCEPTED, now, room
         answered.save(update_fields=["state", "answered_at", "room"])

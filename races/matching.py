@@ -1,47 +1,52 @@
 """Quick match: a signed-in player asks for a rated race of a variant; the server forms races of 2 to
 6 players of close rating and starts each on a fresh hidden deal (docs/races.md, "Quick match").
 
-The queue is in the database (`QueueEntry`), so any worker may take a player's request, form a race
-or answer a poll. Each race is started in one transaction that first locks its players' rows with
-`select_for_update(skip_locked=True)`: two workers start races side by side from disjoint players,
-a race whose players another holds is left to the next pass, a worker that dies mid-way leaves its
-players waiting (its transaction rolls back), and the placing update checks that each player is
-still unplaced, so nobody is placed twice even where rows cannot be locked (SQLite runs one writer
-at a time).
+The queue is in the database (`QueueEntry`), so any worker may take a player's request, form
+races or answer a poll. Asking is one cheap insert: the request never waits for a pass. The passes
+run in a thread of each worker (races.matcher), woken by the asks and the polls, one pass over a
+variant at a time across the workers (an advisory lock of the database, tried, never waited for).
+A pass starts its races in batches, each in one transaction that first locks its players' rows
+(`select_for_update(skip_locked=True)`) and writes every room, session and placement in bulk: a
+worker that dies mid-pass leaves that batch's players waiting (the transaction rolls back), and a
+player is placed only from a row still unplaced and held, so nobody is placed twice (SQLite runs
+one writer at a time).
 
-Who forms races: the requests of the waiting players themselves. Their page polls every 2 s (the
-poll is also the sign that they are still there: a player gone quiet is dropped, not placed in a
-race they will never see), and each enqueue and poll runs a pass over its variant, one at a time in
-each worker and not within PASS_SECONDS of its last. The widening below depends on the time only,
-so a pass every second or two while anyone waits is all it needs; the closer runs a loop a minute,
-far too rarely to place anyone in time, and no player waits without polling.
+A waiting player's page polls every 2 s: the poll is the sign that they are still there (a player
+gone quiet is dropped, not placed in a race they will never see), and it wakes the worker it
+reaches, so that the passes go on whichever workers live.
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import datetime as dt
 import heapq
 import logging
 import math
-import random
 import threading
 import time
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
-from games.deals.codes import fresh_code, parse_variant_or_refuse
+from games.dailies.fair_play import Origin
+from games.deals.codes import parse_variant_or_refuse
 from games.engine import GameCode
-from games.models import Player, Room, RoomMember
+from games.models import GameSession, Player, Room, RoomMember
 from games.rooms import rooms
-from races import selectors
-from races.models import MatchedRace, QueueEntry
-from races.player_socket import tell_on_commit
-from web.errors import Conflict, Forbidden, NotFound, RateLimited
+from races import ratings, selectors
+from races.matcher import Matcher
+from races.models import MatchedRace, QueueEntry, Rating
+from races.player_socket import tell_each_on_commit
+from web import storage
+from web.errors import Conflict, Forbidden, NotFound
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +54,9 @@ RACE_MIN, RACE_MAX = 2, 6
 FILL_SECONDS = 5  # a race of fewer than RACE_MAX forms once its longest waiter has waited this long
 STALE_SECONDS = 20  # a waiting player not heard from for this long is dropped from the queue
 SEEN_EVERY_SECONDS = 5  # a poll refreshes its player's `seen_at` when older than this
-PASS_SECONDS = 0.5  # at most one pass a variant this often in each worker
-PASS_BUDGET_SECONDS = 2.0  # a pass starts no race after this long (the next pass goes on)
+PASS_SECONDS = 0.5  # a worker's passes over a variant this often while anyone waits (races.matcher)
+PASS_BUDGET_SECONDS = 2.0  # a pass starts no batch after this long (the next pass goes on)
+BATCH_RACES = 50  # races started in one transaction
 WIDEN_EVERY_SECONDS = 5
 WIDEN_STEP = 3.0  # the rating distance allowed around a race's longest waiter grows by this each WIDEN_EVERY_SECONDS
 ANY_RATING_AFTER_SECONDS = 30
@@ -109,8 +115,56 @@ def _game_of(variant: str) -> str:
     return GameCode.from_variant(variant, 0).game
 
 
-def enqueue(*, player: Player, variant: object, now: dt.datetime | None = None) -> dict[str, Any]:
-    """Put `player` in the queue for `variant` (again: nothing changes) and run a pass; the status."""
+async def ask(
+    *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """`enqueue`, on the event loop: a first ask is one insert that takes the player's rating and
+    checks they are not racing (and the count of those waiting), committed with the loop's other
+    writes (web.storage); any other ask (again, after a race, for another variant) is `enqueue`'s."""
+    now = now or timezone.now()
+    if player.is_guest:
+        raise Forbidden(gettext(GUESTS_UNRATED))
+    chosen = parse_variant_or_refuse(variant)
+    at = storage.values_database().ops.adapt_datetimefield_value(now)
+    since = storage.values_database().ops.adapt_datetimefield_value(now - dt.timedelta(seconds=STALE_SECONDS))
+    game = _game_of(chosen)
+    params = {"player": player.pk, "game": game, "variant": chosen, "now": at, "since": since}
+    where = origin or Origin()
+    # Each string once a statement: PostgreSQL deduces one type a parameter (text here, varchar there).
+    first = {**params, "rated_in": game, "device": where.device, "address": where.address, **_FIXED}
+    asked, waiting = await storage.commit_each([(_FIRST_ASK, first), (_WAITING, params)])
+    if asked is None:
+        return await sync_to_async(enqueue)(player=player, variant=chosen, origin=origin, now=now)
+    matcher.wake(chosen)
+    assert waiting is not None
+    return {"state": "waiting", "variant": chosen, "waiting": waiting[0], "waited_ms": 0, "room": None}
+
+
+_FIRST_ASK = f"""INSERT INTO {QueueEntry._meta.db_table} (
+  player_id, game, variant, mu, joined_at, seen_at, room_id, device, address
+)
+SELECT %(player)s, %(game)s, %(variant)s,
+  COALESCE(
+    (SELECT mu FROM {Rating._meta.db_table} WHERE player_id = %(player)s AND game = %(rated_in)s), %(default_mu)s
+  ),
+  %(now)s, %(now)s, NULL, %(device)s, %(address)s
+WHERE NOT EXISTS (
+  SELECT 1 FROM {RoomMember._meta.db_table} m
+  JOIN {Room._meta.db_table} r ON r.id = m.room_id
+  JOIN {GameSession._meta.db_table} s ON s.id = m.session_id
+  WHERE m.player_id = %(player)s AND r.state = %(racing)s AND s.finished_at IS NULL
+)
+ON CONFLICT (player_id) DO NOTHING
+RETURNING player_id"""
+_FIXED = {"default_mu": selectors.DEFAULT_MU, "racing": Room.State.RACING.value}
+_WAITING = f"""SELECT count(*) FROM {QueueEntry._meta.db_table}
+WHERE variant = %(variant)s AND room_id IS NULL AND seen_at >= %(since)s"""
+
+
+def enqueue(
+    *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """Put `player` in the queue for `variant` (again: nothing changes) and wake the passes; the status."""
     now = now or timezone.now()
     if player.is_guest:
         raise Forbidden(gettext(GUESTS_UNRATED))
@@ -132,15 +186,23 @@ def enqueue(*, player: Player, variant: object, now: dt.datetime | None = None) 
             mu = selectors.match_mu([player.pk], game)[player.pk]
             try:
                 with transaction.atomic():
+                    where = origin or Origin()
                     QueueEntry.objects.create(
-                        player=player, game=game, variant=chosen, mu=mu, joined_at=now, seen_at=now
+                        player=player,
+                        game=game,
+                        variant=chosen,
+                        mu=mu,
+                        joined_at=now,
+                        seen_at=now,
+                        device=where.device,
+                        address=where.address,
                     )
             except IntegrityError:  # the same player's other request got there first
                 raise Conflict(gettext(ALREADY_WAITING)) from None
         else:
             entry.seen_at = now
             entry.save(update_fields=["seen_at"])
-    maybe_run_pass(chosen, now=now)
+    transaction.on_commit(lambda: matcher.wake(chosen))
     return status(player=player, now=now)
 
 
@@ -159,7 +221,8 @@ def poll(*, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
     if entry.room_id is None:
         if (now - entry.seen_at).total_seconds() >= SEEN_EVERY_SECONDS:
             _seen(player, now)
-        maybe_run_pass(entry.variant, now=now)
+        variant = entry.variant
+        transaction.on_commit(lambda: matcher.wake(variant))
     return status(player=player, now=now)
 
 
@@ -199,53 +262,75 @@ def cancel(*, player: Player) -> None:
         entry.delete()
 
 
-def maybe_run_pass(variant: str, *, now: dt.datetime) -> list[Room]:
-    """A pass over `variant`'s queue, unless this process is running one or ran one within
-    PASS_SECONDS: each worker runs at most one at a time, and the workers' passes run side by side."""
+def run_pass(variant: str, *, now: dt.datetime | None = None) -> list[Room]:
+    """Form the races the queue of `variant` allows now and start them, in batches of BATCH_RACES
+    races a transaction, unless another pass over `variant` is running (in any worker: an advisory
+    lock of the database, tried, never waited for). A batch locks its players' rows first, without
+    waiting: a race whose players a request holds (a cancel) is left to the next pass. Starts no
+    batch after PASS_BUDGET_SECONDS; the next pass goes on. The rooms started."""
+    with only_pass(variant) as mine:
+        return _pass(variant, now or timezone.now()) if mine else []
+
+
+def still_waiting(variant: str, *, now: dt.datetime) -> bool:
+    """Whether anyone seen lately waits for a race of `variant`: the passes go on while so."""
+    since = now - dt.timedelta(seconds=STALE_SECONDS)
+    return QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=since).exists()
+
+
+@contextlib.contextmanager
+def only_pass(variant: str) -> Iterator[bool]:
+    """Whether this is the one pass over `variant` now: one a process (a lock of its threads) and,
+    on PostgreSQL, one across the workers (a session advisory lock, let go at the end and by a
+    connection that dies with its worker)."""
     guard = _passes.setdefault(variant, threading.Lock())
-    if time.monotonic() - _last_pass.get(variant, -math.inf) < PASS_SECONDS or not guard.acquire(blocking=False):
-        return []
+    if not guard.acquire(blocking=False):
+        yield False
+        return
     try:
-        _last_pass[variant] = time.monotonic()
-        return run_pass(variant, now=now)
+        if connection.vendor != "postgresql":
+            yield True
+            return
+        key = zlib.crc32(variant.encode()) - 2**31  # the lock's two int4 keys: the app's, the variant's
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [ADVISORY_KEY, key])
+            (held,) = cursor.fetchone()
+        try:
+            yield bool(held)
+        finally:
+            if held:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [ADVISORY_KEY, key])
     finally:
         guard.release()
 
 
+def _round(variant: str) -> bool:
+    run_pass(variant)
+    return still_waiting(variant, now=timezone.now())
+
+
 _passes: dict[str, threading.Lock] = {}
-_last_pass: dict[str, float] = {}
+matcher = Matcher(_round, PASS_SECONDS)
+ADVISORY_KEY = 43  # the quick match's own space of advisory locks
 
 
-def run_pass(variant: str, *, now: dt.datetime | None = None) -> list[Room]:
-    """Form the races the queue of `variant` allows now and start them, each in a transaction of
-    its own that locks its players' rows first: a race whose players another pass holds, placed or
-    took out meanwhile is left to the next pass. Stops starting races after PASS_BUDGET_SECONDS, so
-    that the request running it answers soon; the next pass goes on. The rooms started."""
-    now = now or timezone.now()
+def _pass(variant: str, now: dt.datetime) -> list[Room]:
     stale_before = now - dt.timedelta(seconds=STALE_SECONDS)
     _drop_stale(variant, stale_before)
     entries = QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=stale_before)
     waiting = [Waiting(*row) for row in entries.values_list("player_id", "mu", "joined_at")]
     races = form_races(waiting, now)
-    if races:  # passes of other workers formed the same races from the same queue: start at another one
-        turn = random.randrange(len(races))
-        races = races[turn:] + races[:turn]
     started: list[Room] = []
     deadline = time.monotonic() + PASS_BUDGET_SECONDS
-    for race in races:
+    for at in range(0, len(races), BATCH_RACES):
         if time.monotonic() > deadline:
             break
         try:
             with transaction.atomic():
-                ids = [w.player_id for w in race]
-                if len(_lockable(QueueEntry.objects.filter(player_id__in=ids, room=None))) != len(ids):
-                    continue
-                room = _start(race, variant, now)
-        except (DatabaseError, _PlacedElsewhere) as error:
-            log.warning("quick match: a race of %s rolled back: %s", variant, error)
-            continue
-        if room is not None:
-            started.append(room)
+                started += _start_batch(races[at : at + BATCH_RACES], variant, now)
+        except DatabaseError as error:
+            log.warning("quick match: a batch of races of %s rolled back: %s", variant, error)
     return started
 
 
@@ -264,36 +349,34 @@ def _lockable(entries: Any) -> Any:
     return entries.select_for_update(skip_locked=skip)
 
 
-class _PlacedElsewhere(Exception):
-    """A player of a race was placed by another transaction: that race is rolled back."""
-
-
-def _start(race: list[Waiting], variant: str, now: dt.datetime) -> Room | None:
-    """Open the race's room on a fresh hidden deal with its players, and start it (the countdown).
-    Hosted by its longest waiter; if that player may start no game now, by the next one."""
-    ids = [w.player_id for w in sorted(race, key=lambda w: (w.joined_at, w.player_id))]
-    players = Player.objects.in_bulk(ids)
-    for host_id in ids:
-        try:
-            with transaction.atomic():
-                opened = _open(players[host_id], [players[i] for i in ids], variant)
-                room = rooms.start_room(room_id=opened.pk, player=players[host_id], now=now)
-        except RateLimited:
-            continue
-        break
-    else:
-        return None
-    racing = list(RoomMember.objects.filter(room=room).values_list("player_id", flat=True))
-    # Each only if still unplaced: a player placed twice would be a bug of the locks, never a second race.
-    if QueueEntry.objects.filter(player_id__in=racing, room=None).update(room=room) != len(racing):
-        raise _PlacedElsewhere(f"room {room.pk}")
-    # A racer start_room left out (over the new-games limit) keeps waiting.
-    tell_on_commit(racing, {"type": "player.placed", "room": str(room.pk), "variant": variant})
-    return room
-
-
-def _open(host: Player, racers: list[Player], variant: str) -> Room:
-    room = Room.objects.create(host=host, variant=variant, code=str(fresh_code(variant, long=True)), code_secret=True)
-    RoomMember.objects.bulk_create([RoomMember(room=room, player=racer) for racer in racers])
-    MatchedRace.objects.create(room=room, how=MatchedRace.How.QUICK)
-    return room
+def _start_batch(races: list[list[Waiting]], variant: str, now: dt.datetime) -> list[Room]:
+    """Start `races` at once (games.rooms.start_races), each hosted by its longest waiter, with the
+    players still waiting and not held by another transaction; their entries name their rooms. A
+    racer start_races left out (over the new-games limit) keeps waiting."""
+    ids = [w.player_id for race in races for w in race]
+    entries = {entry.pk: entry for entry in _lockable(QueueEntry.objects.filter(player_id__in=ids, room=None))}
+    ready = [race for race in races if all(w.player_id in entries for w in race)]
+    if not ready:
+        return []
+    players = Player.objects.in_bulk([w.player_id for race in ready for w in race])
+    lineups = [[players[w.player_id] for w in sorted(race, key=lambda w: (w.joined_at, w.player_id))] for race in ready]
+    started = [each for each in rooms.start_races(lineups, variant, min_racers=RACE_MIN, now=now) if each]
+    MatchedRace.objects.bulk_create([MatchedRace(room=each.room, how=MatchedRace.How.QUICK) for each in started])
+    placed = []
+    for each in started:
+        for racer in each.racers:
+            entry = entries[racer.pk]
+            entry.room = each.room
+            placed.append(entry)
+    QueueEntry.objects.bulk_update(placed, ["room"])
+    ratings.record_origins([(e.room_id, e.player_id, Origin(e.device, e.address)) for e in placed])
+    tell_each_on_commit(
+        [
+            (
+                [racer.pk for racer in each.racers],
+                {"type": "player.placed", "room": str(each.room.pk), "variant": variant},
+            )
+            for each in started
+        ]
+    )
+    return [each.room for each in started]

@@ -105,6 +105,7 @@ class DealReview(models.Model):
     par = models.PositiveIntegerField(null=True, blank=True)
     seconds = models.FloatField(default=0)
     created_at = models.DateTimeField()
+    queued_at = models.DateTimeField()  # when its search was last queued (races.review: queued again once stale)
     solved_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
@@ -134,6 +135,9 @@ class QueueEntry(models.Model):
     joined_at = models.DateTimeField()
     seen_at = models.DateTimeField()  # the player's last poll: one gone quiet is not placed
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # Where the player asked from (keyed hashes, games.fair_play), kept as their RacerOrigin once placed.
+    device = models.CharField(max_length=64, blank=True, default="")
+    address = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["variant", "room", "mu"], name="queue_waiting")]
@@ -159,6 +163,9 @@ class Challenge(models.Model):
     expires_at = models.DateTimeField()
     answered_at = models.DateTimeField(null=True, blank=True)
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Where the challenger sent it from (keyed hashes, games.fair_play), kept as their RacerOrigin once accepted.
+    device = models.CharField(max_length=64, blank=True, default="")
+    address = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["invitee", "state", "expires_at"], name="challenges_open")]

@@ -43,6 +43,18 @@ def tell_on_commit(player_ids: Iterable[int], message: dict[str, Any]) -> None:
     transaction.on_commit(send, robust=True)
 
 
+def tell_each_on_commit(messages: list[tuple[list[int], dict[str, Any]]]) -> None:
+    """`tell_on_commit` of many messages, each to its players, sent together on one event loop."""
+
+    async def send_all() -> None:
+        for player_ids, message in messages:
+            for player_id in player_ids:
+                await groups.send(player_group(player_id), message)
+
+    if messages:
+        transaction.on_commit(async_to_sync(send_all), robust=True)
+
+
 def _challenges(player: Player) -> list[dict[str, Any]]:
     now = timezone.now()
     return [selectors.challenge_document(c, now=now) for c in selectors.open_challenges(player, now=now)]

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games.dailies.fair_play import Origin
 from games.engine import GameCode
 from games.models import Room, RoomMember
 from games.rooms import race_events, rooms
@@ -84,6 +85,19 @@ def record_origin(event: race_events.Joined) -> None:
         room_id=event.room_id,
         player_id=event.player_id,
         defaults={"device": origin.device, "address": origin.address},
+    )
+
+
+def record_origins(origins: list[tuple[uuid.UUID, int, Origin]]) -> None:
+    """Keep where each (room, player) came from, for the rooms the races app forms itself (a quick
+    match, an accepted challenge), in one insert; one with nothing known is not kept."""
+    RacerOrigin.objects.bulk_create(
+        [
+            RacerOrigin(room_id=room_id, player_id=player_id, device=origin.device, address=origin.address)
+            for room_id, player_id, origin in origins
+            if origin.device or origin.address
+        ],
+        ignore_conflicts=True,
     )
 
 

@@ -2,7 +2,9 @@
 
 A race's fresh deal is not certified when it is dealt, so its line is found after the race ends:
 once, off the request path (one worker thread a process, so finished races queue rather than
-crowd the server), within SOLVE_SECONDS; the review says so when no win was found in that time.
+crowd the server), within SOLVE_SECONDS; the review says so when no win was found in that time. A
+search lost with its process (a restart) is queued again by the next look at the review once it has
+been pending for REQUEUE_SECONDS, unless this process still has it queued.
 Each racer's line is marked where it first leaves the solver's line: the first of their actions
 that is not the solver's action at that step. That is exact, and says only that they played
 differently from this one winning line, not that they lost a win there (another line may win too).
@@ -11,6 +13,7 @@ Nothing is shown before the race is over: its deal is secret until then.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import uuid
 from collections.abc import Callable
@@ -32,6 +35,7 @@ from web.errors import BadRequest, Conflict, NotFound
 log = logging.getLogger(__name__)
 
 SOLVE_SECONDS = 30.0
+REQUEUE_SECONDS = SOLVE_SECONDS + 30  # pending this long since queued, and not queued here: lost
 _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="race-review")
 
 
@@ -56,12 +60,47 @@ def on_race_event(event: race_events.Event) -> None:
         ask_for_line(event.room_id)
 
 
-def ask_for_line(room_id: uuid.UUID) -> DealReview:
-    """The deal's review, its search queued if it was never asked for."""
-    review, created = DealReview.objects.get_or_create(room_id=room_id, defaults={"created_at": timezone.now()})
-    if created:
-        transaction.on_commit(lambda: run_later(lambda: solve_deal(room_id)), robust=True)
+def ask_for_line(room_id: uuid.UUID, *, now: dt.datetime | None = None) -> DealReview:
+    """The deal's review, its search queued if it was never asked for, or queued again if it was
+    lost (`requeue_if_lost`)."""
+    now = now or timezone.now()
+    review, created = DealReview.objects.get_or_create(room_id=room_id, defaults={"created_at": now, "queued_at": now})
+    if created or requeue_if_lost(review, now=now):
+        _queue_on_commit(room_id)
     return review
+
+
+def requeue_if_lost(review: DealReview, *, now: dt.datetime) -> bool:
+    """Whether `review`'s search is lost and this call takes it over: pending for REQUEUE_SECONDS
+    since last queued, not queued in this process, and not taken over meanwhile by another look
+    (the update that restarts its clock succeeds once, whichever worker runs it)."""
+    if review.status != DealReview.Status.PENDING or review.pk in _queued:
+        return False
+    stale_before = now - dt.timedelta(seconds=REQUEUE_SECONDS)
+    pending = DealReview.objects.filter(pk=review.pk, status=DealReview.Status.PENDING, queued_at__lt=stale_before)
+    if not pending.update(queued_at=now):
+        return False
+    log.warning("the search of race %s's deal was lost (pending since %s): queued again", review.pk, review.queued_at)
+    review.queued_at = now
+    return True
+
+
+def _queue_on_commit(room_id: uuid.UUID) -> None:
+    def queue() -> None:
+        _queued.add(room_id)
+        run_later(lambda: _solve_then_forget(room_id))
+
+    transaction.on_commit(queue, robust=True)
+
+
+def _solve_then_forget(room_id: uuid.UUID) -> None:
+    try:
+        solve_deal(room_id)
+    finally:
+        _queued.discard(room_id)
+
+
+_queued: set[uuid.UUID] = set()  # the searches this process has queued and not yet run
 
 
 def solve_deal(room_id: uuid.UUID) -> None:

@@ -10,7 +10,7 @@ session becomes the guest's only once it succeeded.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from django.conf import settings
@@ -96,3 +96,13 @@ def count_new_game(player: Player, message: str) -> None:
     """One new game for `player` in the per-player counter of new games: a game started on its own,
     or a race's game made for a racer when the room starts (games.rooms.rooms)."""
     ratelimit.hit("starts", str(player.pk), limit=settings.RATE_SESSION_STARTS, seconds=60, message=message)
+
+
+def count_new_games(players: Sequence[Player]) -> list[ratelimit.Attempt]:
+    """`count_new_game` for each of `players` at once, in one round trip, for the caller to judge
+    (`over_new_games`) and to give back the games it does not start (ratelimit.give_back)."""
+    return ratelimit.count_attempts([("starts", str(player.pk)) for player in players], seconds=60)
+
+
+def over_new_games(attempt: ratelimit.Attempt) -> bool:
+    return attempt.count > settings.RATE_SESSION_STARTS

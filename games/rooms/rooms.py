@@ -14,6 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -27,8 +29,9 @@ from games.dailies.fair_play import Origin
 from games.deals import secret_codes
 from games.deals.codes import fresh_code, parse_code, parse_variant_or_refuse
 from games.deals.variants import goal_of
-from games.models import GameSession, Player, Result, Room, RoomMember
-from games.players.guests import count_new_game
+from games.engine import Game
+from games.models import GameSession, Player, Result, Room, RoomMember, StoredCode
+from games.players.guests import count_new_game, count_new_games, over_new_games
 from games.ranking.keys import RankKey
 from games.results import announcements
 from games.rooms import progress as room_progress
@@ -150,6 +153,78 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
         room.save(update_fields=["state", "started_at"])
         _announce_on_commit(room)
     return room
+
+
+@dataclass(frozen=True)
+class Started:
+    room: Room
+    racers: list[Player]
+
+
+def start_races(
+    lineups: Sequence[Sequence[Player]], variant: str, *, min_racers: int, now: dt.datetime | None = None
+) -> list[Started | None]:
+    """Open and start at once a room for each line-up (its host first) on a fresh hidden deal of
+    `variant`, in bulk and in the caller's transaction: the races a service forms (races.matching).
+
+    As at start_room, each racer's game counts against their new games (all in one round trip);
+    one over the limit is left out (the next in line hosts), and a line-up left with fewer than
+    `min_racers` is not started (its counted games given back). Nothing is pushed: no socket watches
+    a room nobody has been told of yet. The rooms in the line-ups' order, None where not started."""
+    now = now or timezone.now()
+    go = now + dt.timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
+    attempts = iter(count_new_games([racer for lineup in lineups for racer in lineup]))
+    kept: list[list[Player] | None] = []
+    for lineup in lineups:
+        counted = [(racer, next(attempts)) for racer in lineup]
+        allowed = [(racer, attempt) for racer, attempt in counted if not over_new_games(attempt)]
+        if len(allowed) < min_racers:
+            for _, attempt in allowed:
+                ratelimit.give_back(attempt)
+            kept.append(None)
+        else:
+            kept.append([racer for racer, _ in allowed])
+    to_start = [(racers, fresh_code(variant, long=True)) for racers in kept if racers is not None]
+    stored = StoredCode.objects.bulk_create(
+        [StoredCode(code=str(code), game=code.game, variant=code.variant) for _, code in to_start],
+        update_conflicts=True,  # a code drawn twice (as good as never) is the one row
+        unique_fields=["code"],
+        update_fields=["code"],
+    )
+    opened = Room.objects.bulk_create(
+        [
+            Room(
+                host=racers[0],
+                variant=variant,
+                code=str(code),
+                code_secret=True,
+                state=Room.State.RACING,
+                started_at=go,
+            )
+            for racers, code in to_start
+        ]
+    )
+    sessions: list[GameSession] = []
+    members: list[RoomMember] = []
+    for (racers, code), stored_code, room in zip(to_start, stored, opened, strict=True):
+        score = Game.from_code(code).score
+        for racer in racers:
+            session = GameSession(
+                player=racer,
+                stored_code=stored_code,
+                ranked=not racer.is_guest,
+                board=None if racer.is_guest else f"code:{code}",
+                code_secret=True,
+                in_room=True,
+                started_at=go,
+                score=score,
+            )
+            sessions.append(session)
+            members.append(RoomMember(room=room, player=racer, session=session))
+    GameSession.objects.bulk_create(sessions)
+    RoomMember.objects.bulk_create(members)
+    rooms = iter(opened)
+    return [None if racers is None else Started(room=next(rooms), racers=racers) for racers in kept]
 
 
 def _may_start_a_game(racer: Player) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -15,8 +16,10 @@ from rest_framework.views import APIView
 
 from games.api.documents import refusals
 from games.api.openapi import BLANK, VARIANT, padded, text
+from games.dailies import fair_play
 from games.players import guests
 from races import challenges, matching, selectors
+from web.async_views import AsyncAPIView
 from web.fields import ClosedSerializer, StrictCharField
 
 CHALLENGE_ID = OpenApiParameter("challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
@@ -58,7 +61,7 @@ class NewChallengeSerializer(ClosedSerializer):
     variant = StrictCharField(max_length=32, trim_whitespace=False, pattern=padded(VARIANT, BLANK))
 
 
-class QueueView(APIView):
+class QueueView(AsyncAPIView):  # async: a crowd asking at once waits on no thread or pooled connection
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -67,10 +70,11 @@ class QueueView(APIView):
         request=VariantSerializer,
         responses={202: QueueDocument, 200: QueueDocument, **refusals(400, 401, 403, 409, 422, 429)},
     )
-    def post(self, request: Request) -> Response:
+    async def post(self, request: Request) -> Response:
         data = VariantSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        answer = matching.enqueue(player=guests.player(request), variant=data.validated_data["variant"])
+        player, origin = guests.player(request), fair_play.origin_of(request)
+        answer = await matching.ask(player=player, variant=data.validated_data["variant"], origin=origin)
         return Response(answer, status=status.HTTP_200_OK if answer["room"] else status.HTTP_202_ACCEPTED)
 
     @extend_schema(
@@ -78,16 +82,16 @@ class QueueView(APIView):
         summary="Where your quick match stands (poll every few seconds while waiting: a silent player is dropped)",
         responses={200: QueueDocument, **refusals(401, 404, 429)},
     )
-    def get(self, request: Request) -> Response:
-        return Response(matching.poll(player=guests.player(request)))
+    async def get(self, request: Request) -> Response:
+        return Response(await sync_to_async(matching.poll)(player=guests.player(request)))
 
     @extend_schema(
         operation_id="cancel_quick_match",
         summary="Stop waiting (refused once a race was formed for you)",
         responses={204: None, **refusals(401, 404, 409, 429)},
     )
-    def delete(self, request: Request) -> Response:
-        matching.cancel(player=guests.player(request))
+    async def delete(self, request: Request) -> Response:
+        await sync_to_async(matching.cancel)(player=guests.player(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -103,7 +107,8 @@ class ChallengesView(APIView):
     def post(self, request: Request) -> Response:
         data = NewChallengeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        document = challenges.challenge(challenger=guests.player(request), **data.validated_data)
+        origin = fair_play.origin_of(request)
+        document = challenges.challenge(challenger=guests.player(request), origin=origin, **data.validated_data)
         return Response(document, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -131,7 +136,8 @@ class AcceptView(APIView):
         responses={200: ChallengeDocument, **refusals(401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        return Response(challenges.accept(player=guests.player(request), challenge_id=challenge_id))
+        origin = fair_play.origin_of(request)
+        return Response(challenges.accept(player=guests.player(request), challenge_id=challenge_id, origin=origin))
 
 
 class DeclineView(APIView):

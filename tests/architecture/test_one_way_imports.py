@@ -18,6 +18,7 @@ CONFIG_MAY_IMPORT = {
     "games.api.urls",
     "leaderboard.routing",
     "leaderboard.api.urls",
+    "races.routing",
 }
 APPS = ("accounts", "games", "leaderboard", "races")
 

@@ -4,21 +4,42 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
+from typing import Any
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import GameSession, Player, Room, RoomMember
 from races import matching
+from races.matcher import Matcher
 from races.matching import Waiting, allowance, form_races
 from races.models import MatchedRace, QueueEntry, Rating
 from tests.conftest import make_player
 
 VARIANT = "SD1-S1"
 T0 = dt.datetime(2026, 12, 6, 12, 0, tzinfo=dt.UTC)
+
+
+class _Woken:
+    """The matcher's stand-in: the variants it was woken for (these tests run their passes themselves)."""
+
+    def __init__(self) -> None:
+        self.variants: list[str] = []
+
+    def wake(self, variant: str) -> None:
+        self.variants.append(variant)
+
+
+@pytest.fixture(autouse=True)
+def woken(monkeypatch: pytest.MonkeyPatch) -> _Woken:
+    stand_in = _Woken()
+    monkeypatch.setattr(matching, "matcher", stand_in)
+    return stand_in
 
 
 def _as(player: Player) -> APIClient:
@@ -96,10 +117,12 @@ def test_an_unrated_player_waits_at_the_default_rating() -> None:
 
 
 @pytest.mark.django_db
-def test_the_waiting_player_sees_how_many_wait_and_can_cancel() -> None:
+def test_the_waiting_player_sees_how_many_wait_and_can_cancel(woken: _Woken) -> None:
     first, second = _rated("first", 10.0), _rated("second", 40.0)
     answer = _as(first).post("/api/match", {"variant": VARIANT}, format="json")
     assert answer.status_code == 202 and answer.json()["state"] == "waiting" and answer.json()["waiting"] == 1
+    assert woken.variants == [VARIANT]  # the ask only wakes the passes: it runs none
+    assert QueueEntry.objects.get(player=first).mu == 10.0  # the rating the ask read in its one insert
     assert _as(second).post("/api/match", {"variant": "sd1-s1 "}, format="json").json()["waiting"] == 2
     assert _as(first).delete("/api/match").status_code == 204
     assert _as(first).get("/api/match").status_code == 404
@@ -190,3 +213,78 @@ def test_two_transactions_forming_races_at_once_place_everyone_once() -> None:
     placed = dict(QueueEntry.objects.values_list("player_id", "room_id"))
     by_room = dict(RoomMember.objects.values_list("player_id", "room_id"))
     assert placed == by_room
+
+
+@pytest.mark.django_db
+def test_a_pass_costs_the_same_queries_for_two_races_as_for_six(django_assert_num_queries: Any) -> None:
+    def queue(count: int, prefix: str) -> None:
+        players = [_rated(f"{prefix}{i}") for i in range(count)]
+        QueueEntry.objects.bulk_create(
+            [QueueEntry(player=p, game="SD", variant=VARIANT, mu=25.0, joined_at=T0, seen_at=T0) for p in players]
+        )
+
+    queue(12, "a")
+    with CaptureQueriesContext(connection) as two:
+        assert len(matching.run_pass(VARIANT, now=_at(1))) == 2
+    queue(36, "b")
+    with django_assert_num_queries(len(two.captured_queries)):
+        started = matching.run_pass(VARIANT, now=_at(1))
+    assert len(started) == 6 and all(room.members.count() == 6 for room in started)
+    assert GameSession.objects.filter(in_room=True, code_secret=True).count() == 48
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_one_pass_over_a_variant_at_a_time_across_connections() -> None:
+    held, tried = threading.Event(), threading.Event()
+    answers: list[bool] = []
+
+    def holder() -> None:
+        try:
+            with matching.only_pass(VARIANT) as mine:
+                answers.append(mine)
+                held.set()
+                tried.wait(timeout=10)
+        finally:
+            connections.close_all()
+
+    def other() -> None:  # another thread's connection stands for another worker's
+        try:
+            held.wait(timeout=10)
+            matching._passes.pop(VARIANT, None)  # past this process's own guard: the database's lock decides
+            with matching.only_pass(VARIANT) as mine:
+                answers.append(mine)
+            tried.set()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=holder), threading.Thread(target=other)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=20)
+    assert answers == [True, False]
+    with matching.only_pass(VARIANT) as mine:  # let go at the end of the holder's pass
+        assert mine
+
+
+def test_the_matcher_runs_rounds_while_they_say_someone_waits_then_sleeps() -> None:
+    rounds: list[str] = []
+    done = threading.Event()
+
+    def one_round(variant: str) -> bool:
+        rounds.append(variant)
+        if len(rounds) == 3:
+            done.set()
+        return len(rounds) < 3
+
+    thread_matcher = Matcher(one_round, every_seconds=0.01)
+    thread_matcher.wake(VARIANT)
+    assert done.wait(timeout=5)
+    time.sleep(0.1)
+    assert rounds == [VARIANT] * 3  # asleep once nobody waits
+    thread_matcher.wake(VARIANT)
+    deadline = time.monotonic() + 5
+    while len(rounds) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(rounds) == 4  # woken again

@@ -3,10 +3,12 @@ table; the races that are not rated and why; the board, the player page, the rem
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -269,3 +271,35 @@ def test_the_review_marks_where_each_game_first_left_the_solvers_line(
     assert (stepped["step"], stepped["token"], stepped["steps"]) == (4, line[3], len(line))
     assert api.get(f"/api/rooms/{room.pk}/review/line", {"step": len(line) + 1}).status_code == 404
     assert api.get(f"/api/rooms/{room.pk}/review/line", {"step": "-1"}).status_code == 400
+
+
+def test_a_review_left_pending_by_a_restart_is_searched_again_on_the_next_look(
+    django_capture_on_commit_callbacks: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    queued: list[Callable[[], None]] = []
+    monkeypatch.setattr(review, "run_later", queued.append)  # searches queued, run only when the test says
+    room, (first, second) = open_race(2, code=SOLVABLE)
+    tokens = walk(room, 2)
+    on_commit(capture, lambda: play(room, first, tokens))
+    on_commit(capture, lambda: play(room, second, tokens))
+    assert len(queued) == 1 and DealReview.objects.get(room=room).status == "pending"
+
+    def look() -> dict[str, Any]:
+        answer = on_commit(capture, lambda: APIClient().get(f"/api/rooms/{room.pk}/review"))
+        assert answer.status_code == 200
+        return answer.json()
+
+    look()
+    assert len(queued) == 1  # pending within its budget: still searching
+    long_ago = timezone.now() - dt.timedelta(seconds=review.REQUEUE_SECONDS + 1)
+    DealReview.objects.update(queued_at=long_ago)
+    look()
+    assert len(queued) == 1  # stale, but this process still has it queued: it waits its turn
+    review._queued.clear()  # the process restarts: what it had queued is lost
+    assert look()["solver"]["status"] == "pending"
+    assert len(queued) == 2 and DealReview.objects.get(room=room).queued_at > long_ago
+    look()
+    assert len(queued) == 2  # taken over once: the next look does not queue it again
+    queued[-1]()
+    assert look()["solver"]["status"] == "won" and not review._queued

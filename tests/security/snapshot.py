@@ -6,7 +6,7 @@ from typing import Any
 
 from django.apps import apps
 
-APPS = ("games", "leaderboard", "authtoken")
+APPS = ("games", "leaderboard", "races", "authtoken")
 
 
 def snapshot() -> dict[str, list[dict[str, Any]]]:

@@ -18,10 +18,8 @@ reaches, so that the passes go on whichever workers live.
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import datetime as dt
-import heapq
 import logging
 import math
 import threading
@@ -82,33 +80,95 @@ class Waiting:
 
 
 def form_races(waiting: list[Waiting], now: dt.datetime) -> list[list[Waiting]]:
-    """Races out of `waiting`, longest waiters first: each with the players nearest its longest
-    waiter's rating within that player's allowance, up to RACE_MAX; fewer (from RACE_MIN) once it
-    has waited FILL_SECONDS. A race leaves no single player of its window behind when it can help it."""
+    """Races out of `waiting`, longest waiters' first: runs of neighbours in rating order, each of
+    RACE_MIN to RACE_MAX players within its longest waiter's allowance, of fewer than RACE_MAX only
+    once that player has waited FILL_SECONDS. Of the ways to cut the queue so: the one that places
+    the most; then the one that leaves the fewest players alone, both their neighbours in rating
+    placed (one left beside another can race them later; one left alone, at an edge of the ratings,
+    might wait for ever); then the one that places the longest waiters; then the largest races."""
     by_mu = sorted(waiting, key=lambda w: (w.mu, w.joined_at, w.player_id))
-    mus = [w.mu for w in by_mu]
-    races: list[list[Waiting]] = []
-    placed: set[int] = set()
-    for anchor in sorted(waiting, key=lambda w: (w.joined_at, w.player_id)):
-        if anchor.player_id in placed:
-            continue
+    waited = [(now - w.joined_at) // dt.timedelta(microseconds=1) for w in by_mu]
+    # The best cut of each prefix of `by_mu` for each way its last player stands (_PLACED, _ALONE:
+    # left and the one before placed, _BESIDE: left next to another left), with the prefix and way
+    # it grew from (a race when it grew by more than one player). A score: placed, minus those left
+    # alone, microseconds waited by the placed, the sum of the squared race sizes.
+    count = len(by_mu)
+    best: list[list[_Score | None]] = [[None] * 3 for _ in range(count + 1)]
+    came: list[list[tuple[int, int]]] = [[(0, 0)] * 3 for _ in range(count + 1)]
+    best[0][_PLACED] = (0, 0, 0, 0)
+    for first in range(count):
+        sizes = _race_sizes_from(by_mu, first, now)
+        for state, score in enumerate(best[first]):
+            if score is None:
+                continue
+            placed, alone, wait, squares = score
+            if state == _ALONE:
+                alone -= 1  # a race follows (or nothing): the one left before stays alone
+            moves = [
+                (first + n, _PLACED, (placed + n, alone, wait + sum(waited[first : first + n]), squares + n * n))
+                for n in sizes
+            ]
+            moves.append((first + 1, _ALONE if state == _PLACED else _BESIDE, score))
+            for at, after, reached in moves:
+                held = best[at][after]
+                if held is None or reached > held:
+                    best[at][after], came[at][after] = reached, (first, state)
+    last = [
+        (score[0], score[1] - (state == _ALONE), *score[2:]) if score else None
+        for state, score in enumerate(best[count])
+    ]
+    state = max((state for state in range(3) if last[state] is not None), key=lambda state: last[state] or ())
+    spans: list[tuple[int, int]] = []  # each race's first and past-last places in `by_mu`
+    at = count
+    while at > 0:
+        first, before = came[at][state]
+        if at - first >= RACE_MIN:
+            spans.insert(0, (first, at))
+        at, state = first, before
+    races = [by_mu[first:end] for first, end in _keep_company(by_mu, spans, now)]
+    return sorted(races, key=lambda race: min((w.joined_at, w.player_id) for w in race))
+
+
+_Score = tuple[int, int, int, int]
+_PLACED, _ALONE, _BESIDE = 0, 1, 2
+
+
+def _keep_company(by_mu: list[Waiting], spans: list[tuple[int, int]], now: dt.datetime) -> list[tuple[int, int]]:
+    """`spans`, unless they leave one player alone in the queue (nobody else may come): then the
+    race next to them in rating leaves them its member nearest them, if the rest still make a race;
+    else that race waits with them, unless it is of RACE_MAX (six in range start at once)."""
+    if len(by_mu) < RACE_MIN or sum(end - first for first, end in spans) != len(by_mu) - 1:
+        return spans
+    after = next((k for k, (first, _) in enumerate(spans) if first != (spans[k - 1][1] if k else 0)), len(spans))
+    lone = spans[after - 1][1] if after else 0
+    sides = []
+    if after > 0:
+        sides.append((by_mu[lone].mu - by_mu[lone - 1].mu, after - 1))
+    if after < len(spans):
+        sides.append((by_mu[lone + 1].mu - by_mu[lone].mu, after))
+    _, nearest = min(sides)
+    first, end = spans[nearest]
+    if end - first == RACE_MAX and end - first - 1 not in _race_sizes_from(by_mu, first + (nearest >= after), now):
+        return spans
+    first, end = (first, end - 1) if nearest < after else (first + 1, end)
+    rest = [(first, end)] if end - first in _race_sizes_from(by_mu, first, now) else []
+    return spans[:nearest] + rest + spans[nearest + 1 :]
+
+
+def _race_sizes_from(by_mu: list[Waiting], first: int, now: dt.datetime) -> list[int]:
+    """The sizes of the races `by_mu[first:]` may start with: within their longest waiter's
+    allowance, of RACE_MAX, or fewer once that player has waited FILL_SECONDS."""
+    sizes = []
+    anchor = by_mu[first]
+    for last in range(first + 1, min(first + RACE_MAX, len(by_mu))):
+        anchor = min(anchor, by_mu[last], key=lambda w: (w.joined_at, w.player_id))
         waited = (now - anchor.joined_at).total_seconds()
         reach = allowance(waited)
-        low = bisect.bisect_left(mus, anchor.mu - reach)
-        high = bisect.bisect_right(mus, anchor.mu + reach)
-        pool = by_mu[low:high]
-        if len(pool) < RACE_MAX and (len(pool) < RACE_MIN or waited < FILL_SECONDS):
-            continue
-        size = min(RACE_MAX, len(pool))
-        if len(pool) - size == 1 and size > RACE_MIN:
-            size -= 1  # two left over can race each other; one alone could not
-        race = heapq.nsmallest(size, pool, key=lambda w: (abs(w.mu - anchor.mu), w.joined_at, w.player_id))
-        races.append(race)
-        placed.update(w.player_id for w in race)
-        for w in race:  # the placed leave the window of the anchors after them
-            at = by_mu.index(w, low)
-            del by_mu[at], mus[at]
-    return races
+        low, high = by_mu[first].mu, by_mu[last].mu
+        size = last - first + 1
+        if low >= anchor.mu - reach and high <= anchor.mu + reach and (size == RACE_MAX or waited >= FILL_SECONDS):
+            sizes.append(size)
+    return sizes
 
 
 def _game_of(variant: str) -> str:

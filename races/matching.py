@@ -18,6 +18,7 @@ reaches, so that the passes go on whichever workers live.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as dt
 import logging
@@ -123,9 +124,9 @@ def form_races(waiting: list[Waiting], now: dt.datetime) -> list[list[Waiting]]:
     while at > 0:
         first, before = came[at][state]
         if at - first >= RACE_MIN:
-            spans.insert(0, (first, at))
+            spans.append((first, at))
         at, state = first, before
-    races = [by_mu[first:end] for first, end in _keep_company(by_mu, spans, now)]
+    races = [by_mu[first:end] for first, end in _keep_company(by_mu, spans[::-1], now)]
     return sorted(races, key=lambda race: min((w.joined_at, w.player_id) for w in race))
 
 
@@ -134,13 +135,17 @@ _PLACED, _ALONE, _BESIDE = 0, 1, 2
 
 
 def _keep_company(by_mu: list[Waiting], spans: list[tuple[int, int]], now: dt.datetime) -> list[tuple[int, int]]:
-    """`spans`, unless they leave one player alone in the queue (nobody else may come): then the
-    race next to them in rating leaves them its member nearest them, if the rest still make a race;
-    else that race waits with them, unless it is of RACE_MAX (six in range start at once)."""
-    if len(by_mu) < RACE_MIN or sum(end - first for first, end in spans) != len(by_mu) - 1:
+    """`spans` (the races' first and past-last places in `by_mu`, in order), unless they leave one
+    player alone in the queue (nobody else may come): then the race next to them in rating leaves
+    them its member nearest them, if the rest still make a race; else that race waits with them,
+    unless it is of RACE_MAX (six in range start at once)."""
+    placed = [False] * len(by_mu)
+    for first, end in spans:
+        placed[first:end] = [True] * (end - first)
+    if placed.count(False) != 1 or len(by_mu) < RACE_MIN:
         return spans
-    after = next((k for k, (first, _) in enumerate(spans) if first != (spans[k - 1][1] if k else 0)), len(spans))
-    lone = spans[after - 1][1] if after else 0
+    lone = placed.index(False)
+    after = bisect.bisect([first for first, _ in spans], lone)  # the races below `lone`
     sides = []
     if after > 0:
         sides.append((by_mu[lone].mu - by_mu[lone - 1].mu, after - 1))
@@ -148,11 +153,11 @@ def _keep_company(by_mu: list[Waiting], spans: list[tuple[int, int]], now: dt.da
         sides.append((by_mu[lone + 1].mu - by_mu[lone].mu, after))
     _, nearest = min(sides)
     first, end = spans[nearest]
-    if end - first == RACE_MAX and end - first - 1 not in _race_sizes_from(by_mu, first + (nearest >= after), now):
-        return spans
+    full = end - first == RACE_MAX
     first, end = (first, end - 1) if nearest < after else (first + 1, end)
-    rest = [(first, end)] if end - first in _race_sizes_from(by_mu, first, now) else []
-    return spans[:nearest] + rest + spans[nearest + 1 :]
+    if end - first in _race_sizes_from(by_mu, first, now):
+        return [*spans[:nearest], (first, end), *spans[nearest + 1 :]]
+    return spans if full else spans[:nearest] + spans[nearest + 1 :]
 
 
 def _race_sizes_from(by_mu: list[Waiting], first: int, now: dt.datetime) -> list[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 import threading
 import time
 from typing import Any
@@ -84,6 +85,65 @@ def test_a_race_leaves_no_single_player_of_its_window_alone() -> None:
     seven = [Waiting(i, 25.0, T0) for i in range(7)]
     races = form_races(seven, _at(matching.FILL_SECONDS))
     assert sorted(len(race) for race in races) == [2, 5]
+
+
+def test_an_outlier_races_with_its_neighbours_rather_than_being_left_alone() -> None:
+    # Around the longest waiter (25), the five others in its range make six and leave the outlier
+    # at 18.5, beyond that range, alone for good; its own neighbours have it in range.
+    longest = Waiting(1, 25.0, T0 - dt.timedelta(seconds=1))
+    others = [Waiting(i, mu, T0) for i, mu in enumerate((21.0, 22.0, 23.0, 24.0, 26.0), start=2)]
+    outlier = Waiting(9, 18.5, T0)
+    races = form_races([longest, *others, outlier], _at(6))
+    assert sorted(w.player_id for race in races for w in race) == [1, 2, 3, 4, 5, 6, 9]
+    assert all(_keeps_the_rules(race, _at(6)) for race in races)
+
+
+def test_a_lone_player_out_of_everyones_range_keeps_the_nearest_racer_waiting_with_them() -> None:
+    lone = Waiting(1, 18.0, T0 + dt.timedelta(seconds=1))
+    nearest, *rest = [Waiting(2, 24.5, T0), Waiting(3, 25.0, T0), Waiting(4, 26.0, T0)]
+    races = form_races([lone, nearest, *rest], _at(6))
+    assert [sorted(w.player_id for w in race) for race in races] == [[3, 4]]
+    (later,) = form_races([lone, nearest], _at(10))  # the wait has widened the range to 9
+    assert sorted(w.player_id for w in later) == [1, 2]
+
+
+def test_a_race_of_two_waits_with_a_lone_player_rather_than_leave_them_alone() -> None:
+    far = Waiting(1, 33.5, T0)
+    pair = [Waiting(2, 26.8, T0 + dt.timedelta(seconds=1)), Waiting(3, 27.0, T0 + dt.timedelta(seconds=1))]
+    assert form_races([far, *pair], _at(6)) == []  # 6.5 apart: beyond the range of 6
+    (race,) = form_races([far, *pair], _at(10))
+    assert sorted(w.player_id for w in race) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_once_everyone_may_race_anyone_every_player_is_placed_in_races_of_two_to_six(seed: int) -> None:
+    draw = random.Random(seed)
+    count = draw.randint(2, 60)
+    waiting = [Waiting(i, draw.gauss(25.0, 8.0), T0 - dt.timedelta(seconds=draw.uniform(0, 60))) for i in range(count)]
+    now = T0 + dt.timedelta(seconds=matching.ANY_RATING_AFTER_SECONDS)
+    races = form_races(waiting, now)
+    placed = [w.player_id for race in races for w in race]
+    assert sorted(placed) == list(range(count))
+    assert all(matching.RACE_MIN <= len(race) <= matching.RACE_MAX for race in races)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_at_any_moment_each_race_keeps_the_rules_and_nobody_is_placed_twice(seed: int) -> None:
+    draw = random.Random(1000 + seed)
+    waiting = [Waiting(i, draw.gauss(25.0, 4.0), _at(draw.uniform(0, 20))) for i in range(draw.randint(1, 80))]
+    now = _at(draw.uniform(20, 40))
+    races = form_races(waiting, now)
+    placed = [w.player_id for race in races for w in race]
+    assert len(placed) == len(set(placed))
+    assert all(_keeps_the_rules(race, now) for race in races)
+
+
+def _keeps_the_rules(race: list[Waiting], now: dt.datetime) -> bool:
+    longest = min(race, key=lambda w: (w.joined_at, w.player_id))
+    waited = (now - longest.joined_at).total_seconds()
+    in_range = all(abs(w.mu - longest.mu) <= allowance(waited) for w in race)
+    full_or_filled = len(race) == matching.RACE_MAX or waited >= matching.FILL_SECONDS
+    return matching.RACE_MIN <= len(race) <= matching.RACE_MAX and in_range and full_or_filled
 
 
 # ------------------------------------------------------------------ through the service and the API

@@ -135,7 +135,7 @@ class QueueEntry(models.Model):
     joined_at = models.DateTimeField()
     seen_at = models.DateTimeField()  # the player's last poll: one gone quiet is not placed
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    # Where the player asked from (keyed hashes, games.fair_play), kept as their RacerOrigin once placed.
+    # Where the player asked from (keyed hashes, games.dailies.fair_play), kept as their RacerOrigin once placed.
     device = models.CharField(max_length=64, blank=True, default="")
     address = models.CharField(max_length=64, blank=True, default="")
 
@@ -163,7 +163,7 @@ class Challenge(models.Model):
     expires_at = models.DateTimeField()
     answered_at = models.DateTimeField(null=True, blank=True)
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    # Where the challenger sent it from (keyed hashes, games.fair_play), kept as their RacerOrigin once accepted.
+    # Where the challenger sent it from (keyed hashes, games.dailies.fair_play), their RacerOrigin once accepted.
     device = models.CharField(max_length=64, blank=True, default="")
     address = models.CharField(max_length=64, blank=True, default="")
 

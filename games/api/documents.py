@@ -288,7 +288,7 @@ RoomDocument = inline_serializer(
                 "session": serializers.UUIDField(allow_null=True, help_text="your refereed session once started"),
             },
         ),
-        # Added to a finished race's document by the rated races (games.race_events describers).
+        # Added to a finished race's document by the rated races (games.rooms.race_events describers).
         "rated": serializers.CharField(
             required=False,
             allow_null=True,

@@ -1,11 +1,11 @@
 """The hooks by which the rest of the service hears of races, and adds to what a room shows.
 
 The referee runs rooms and announces; whoever keeps something made of races (the ratings)
-subscribes from its AppConfig.ready, as games.verified's listeners do. The referee does not know
+subscribes from its AppConfig.ready, as the listeners of games.results.announcements do. The referee does not know
 who listens.
 
 - `Joined`: a player came into a room (its host on opening it), with where from (fair-play
-  hashes, games.fair_play.Origin); heard inside the join's transaction, so what a listener writes
+  hashes, games.dailies.fair_play.Origin); heard inside the join's transaction, so what a listener writes
   commits with the membership.
 - `Ended`: a race is over, heard once its transaction has committed; `called_off` when the host
   ended it while a racer was still playing (or before it started).

@@ -76,7 +76,7 @@ def create_room(
 
     Counted, once the request is known to be valid, against the rooms of the requesting `address`
     (when given: a request's) and of the host; RateLimited past either. `origin`: where the host
-    opened it from, told to the race listeners (games.race_events)."""
+    opened it from, told to the race listeners (games.rooms.race_events)."""
     if (variant is None) == (code is None):
         raise BadRequest(gettext('Give exactly one of "variant" or "code".'))
     if code is not None:
@@ -315,7 +315,7 @@ def push_room(room_id: uuid.UUID) -> None:
 
 def room_document(room: Room) -> dict[str, Any]:
     """The room as everyone sees it: the table of progress, best first once the race is on, and
-    what the race listeners add (games.race_events)."""
+    what the race listeners add (games.rooms.race_events)."""
     players = [row for _, row in table_of(room)]
     return {
         "id": str(room.pk),

@@ -21,7 +21,8 @@ from games.ranking.boards import Board, parse_board
 from games.rooms import rooms
 from leaderboard import selectors
 from operations import metrics
-from web.errors import BadRequest, NotAuthenticated, ServiceError
+from web import paging
+from web.errors import NotAuthenticated, ServiceError
 from web.sockets.close_codes import CLOSE_BAD_INPUT, CLOSE_NOT_FOUND
 from web.sockets.consumer import encode_frame
 from web.sockets.live import LiveConsumer
@@ -188,13 +189,7 @@ def _change_text(event: dict[str, Any]) -> str:
 
 def _limit(scope: dict[str, Any]) -> int:
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("limit")
-    if not values:
-        return selectors.DEFAULT_LIMIT
-    text = values[-1]
-    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else 0
-    if not 1 <= value <= selectors.MAX_LIMIT:
-        raise BadRequest(gettext("limit is a whole number from 1 to %(limit)s.") % {"limit": selectors.MAX_LIMIT})
-    return value
+    return paging.limit(values[-1] if values else None)
 
 
 def _room_view(room_id: str, viewer: Player | None) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -30,12 +30,10 @@ from games.ranking.keys import decode_cursor, encode_cursor
 from leaderboard.models import BoardEntry, BoardVersion
 from leaderboard.ranking import rank_index, standings
 from leaderboard.ranking.sql_ranks import SqlRanks
-from web import storage
+from web import paging, storage
 
 log = logging.getLogger(__name__)
 
-DEFAULT_LIMIT = 50
-MAX_LIMIT = 100
 # The top page of a board is kept in Redis beside its index, stamped with the board version it
 # shows: readers of that version reuse it (no query for its rows); any change of the board makes
 # a new version, so the stamp no longer matches. The expiry bounds the memory of idle boards, and
@@ -70,7 +68,7 @@ async def read_board(
     board: Board,
     player_id: int | None,
     *,
-    limit: int = DEFAULT_LIMIT,
+    limit: int = paging.DEFAULT_LIMIT,
     cursor: str | None = None,
     around_me: bool = False,
 ) -> dict[str, Any]:
@@ -134,7 +132,7 @@ def leaderboard(
     *,
     board: Board,
     viewer: Player | None,
-    limit: int = DEFAULT_LIMIT,
+    limit: int = paging.DEFAULT_LIMIT,
     cursor: str | None = None,
     around_me: bool = False,
 ) -> dict[str, Any]:

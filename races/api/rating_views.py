@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -17,26 +16,9 @@ from games.players import guests
 from games.rooms import rooms
 from races import rating_board, rematch, review
 from races.api.documents import RaceLineDocument, RaceReviewDocument, RatingBoardDocument
-from web.errors import BadRequest
+from web import paging
 
-DEFAULT_LIMIT = 50
-MAX_LIMIT = 100
 ROOM_ID = OpenApiParameter("room_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
-
-
-def _limit(text: str | None) -> int:
-    if text is None:
-        return DEFAULT_LIMIT
-    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else 0
-    if not 1 <= value <= MAX_LIMIT:
-        raise BadRequest(gettext("limit is a whole number from 1 to %(limit)s.") % {"limit": MAX_LIMIT})
-    return value
-
-
-def _cursor(text: str | None) -> str | None:
-    if text is not None and (not text or len(text) > 200):
-        raise BadRequest(gettext("That cursor is not valid: use the next_cursor of the previous page."))
-    return text
 
 
 class RatingBoardView(APIView):
@@ -50,11 +32,7 @@ class RatingBoardView(APIView):
             OpenApiParameter(
                 "group", str, enum=list(rating_board.GROUPS), description="rated (default) or provisional"
             ),
-            OpenApiParameter(
-                "limit",
-                {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
-                description=f"entries per page, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})",
-            ),
+            paging.limit_parameter(),
             OpenApiParameter("cursor", str, pattern=cursor(19), description="next_cursor of the previous page"),
         ],
         responses={200: RatingBoardDocument, **refusals(400, 404, 429)},
@@ -65,8 +43,8 @@ class RatingBoardView(APIView):
             rating_board.rating_board(
                 game=game,
                 group=query.get("group"),
-                limit=_limit(query.get("limit")),
-                cursor=_cursor(query.get("cursor")),
+                limit=paging.limit(query.get("limit")),
+                cursor=paging.cursor(query.get("cursor")),
             )
         )
 

@@ -37,7 +37,6 @@ from django.utils.translation import gettext, gettext_noop
 
 from games.dailies.fair_play import Origin
 from games.deals.codes import parse_variant_or_refuse
-from games.engine import GameCode
 from games.models import GameSession, Player, Room, RoomMember
 from games.rooms import rooms
 from races import ratings, selectors
@@ -176,10 +175,6 @@ def _race_sizes_from(by_mu: list[Waiting], first: int, now: dt.datetime) -> list
     return sizes
 
 
-def _game_of(variant: str) -> str:
-    return GameCode.from_variant(variant, 0).game
-
-
 async def ask(
     *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
 ) -> dict[str, Any]:
@@ -192,7 +187,7 @@ async def ask(
     chosen = parse_variant_or_refuse(variant)
     at = storage.values_database().ops.adapt_datetimefield_value(now)
     since = storage.values_database().ops.adapt_datetimefield_value(now - dt.timedelta(seconds=STALE_SECONDS))
-    game = _game_of(chosen)
+    game = ratings.game_of(chosen)
     params = {"player": player.pk, "game": game, "variant": chosen, "now": at, "since": since}
     where = origin or Origin()
     # Each string once a statement: PostgreSQL deduces one type a parameter (text here, varchar there).
@@ -247,7 +242,7 @@ def enqueue(
         if _racing(player):
             raise Conflict(gettext("You are in a race already: finish it before you ask for another."))
         if entry is None:
-            game = _game_of(chosen)
+            game = ratings.game_of(chosen)
             mu = selectors.match_mu([player.pk], game)[player.pk]
             try:
                 with transaction.atomic():
@@ -339,8 +334,7 @@ def run_pass(variant: str, *, now: dt.datetime | None = None) -> list[Room]:
 
 def still_waiting(variant: str, *, now: dt.datetime) -> bool:
     """Whether anyone seen lately waits for a race of `variant`: the passes go on while so."""
-    since = now - dt.timedelta(seconds=STALE_SECONDS)
-    return QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=since).exists()
+    return selectors.waiting(variant, since=now - dt.timedelta(seconds=STALE_SECONDS)).exists()
 
 
 @contextlib.contextmanager
@@ -383,7 +377,7 @@ ADVISORY_KEY = 43  # the quick match's own space of advisory locks
 def _pass(variant: str, now: dt.datetime) -> list[Room]:
     stale_before = now - dt.timedelta(seconds=STALE_SECONDS)
     _drop_stale(variant, stale_before)
-    entries = QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=stale_before)
+    entries = selectors.waiting(variant, since=stale_before)
     waiting = [Waiting(*row) for row in entries.values_list("player_id", "mu", "joined_at")]
     races = form_races(waiting, now)
     started: list[Room] = []

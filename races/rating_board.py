@@ -62,7 +62,7 @@ def rating_board(*, game: object, group: object = None, limit: int, cursor: str 
             {
                 "rank": ahead + index,
                 "player": rating.player.display_name,
-                **shown(rating.mu, rating.sigma, rating.races).document(),
+                **_shown(rating),
             }
             for index, rating in enumerate(page, start=1)
         ],
@@ -90,9 +90,7 @@ def player_ratings(player: Player) -> list[dict[str, Any]]:
                     "room": str(change.room_id),
                 }
             )
-        ratings.append(
-            {"game": rating.game, **shown(rating.mu, rating.sigma, rating.races).document(), "history": history}
-        )
+        ratings.append({"game": rating.game, **_shown(rating), "history": history})
     return ratings
 
 

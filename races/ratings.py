@@ -27,7 +27,7 @@ from games.models import Room, RoomMember
 from games.rooms import race_events, rooms
 from races.models import RacerOrigin, RaceVerdict, Rating, RatingChange
 
-MODEL = PlackettLuce()  # its defaults: a new player at mu 25, sigma 25/3
+MODEL = PlackettLuce()  # its defaults: a new player at mu 25, sigma 25/3 (MODEL.mu, MODEL.sigma)
 # A rating's first races move it most and say least: shown "provisional" until this many. Five
 # races bring a new player's sigma down by about a fifth, and most newcomers' place in the field is
 # plain by then.
@@ -37,8 +37,9 @@ POINTS = 60
 GAMES = ("SP", "SD", "RU")
 
 
-def game_of(room: Room) -> str:
-    return GameCode.parse(room.code).game
+def game_of(variant: str) -> str:
+    """The game ("SP", "SD", "RU") a variant is of: ratings are kept per game."""
+    return GameCode.from_variant(variant, 0).game
 
 
 @dataclass(frozen=True)
@@ -72,25 +73,16 @@ def shown(mu: float, sigma: float, races: int) -> Shown:
 def on_race_event(event: race_events.Event) -> None:
     """The races' listener (races.apps): keep where racers come from; rate a race that ended."""
     if isinstance(event, race_events.Joined):
-        record_origin(event)
+        if event.origin is not None:
+            record_origins([(event.room_id, event.player_id, event.origin)])
     else:
         rate_race(room_id=event.room_id, called_off=event.called_off)
 
 
-def record_origin(event: race_events.Joined) -> None:
-    origin = event.origin
-    if origin is None or not (origin.device or origin.address):
-        return
-    RacerOrigin.objects.get_or_create(
-        room_id=event.room_id,
-        player_id=event.player_id,
-        defaults={"device": origin.device, "address": origin.address},
-    )
-
-
 def record_origins(origins: list[tuple[uuid.UUID, int, Origin]]) -> None:
-    """Keep where each (room, player) came from, for the rooms the races app forms itself (a quick
-    match, an accepted challenge), in one insert; one with nothing known is not kept."""
+    """Keep where each (room, player) came from (a join heard from the rooms, or the rooms the races
+    app forms itself: a quick match, an accepted challenge), in one insert; one with nothing known is
+    not kept, nor a second for the same room and player."""
     RacerOrigin.objects.bulk_create(
         [
             RacerOrigin(room_id=room_id, player_id=player_id, device=origin.device, address=origin.address)
@@ -157,7 +149,7 @@ def places(table: list[tuple[RoomMember, dict[str, Any]]]) -> list[int]:
 
 
 def _rate(room: Room, table: list[tuple[RoomMember, dict[str, Any]]], now: dt.datetime) -> None:
-    game = game_of(room)
+    game = game_of(room.variant)
     players = [member.player_id for member, _ in table]
     ratings = {r.player_id: r for r in Rating.objects.select_for_update().filter(game=game, player_id__in=players)}
     before = [ratings.get(pk) for pk in players]

@@ -8,7 +8,6 @@ room's describer, games.rooms.race_events), pushed live on the race's socket at 
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from typing import Any
 
 from django.db import transaction
@@ -17,7 +16,6 @@ from django.utils.translation import gettext
 
 from games.dailies.fair_play import Origin
 from games.models import Player, Room
-from games.rooms import progress as room_progress
 from games.rooms import rooms
 from races.models import Rematch
 from web.errors import Conflict, Forbidden
@@ -45,13 +43,8 @@ def rematch(
             Rematch.objects.create(race=race, room=room, created_at=now)
         else:
             room = rooms.join_room(room_id=kept.room_id, player=player, origin=origin)
-        race_pk = race.pk
-        transaction.on_commit(lambda: _push(race_pk), robust=True)
+        rooms.announce_on_commit(race)
     return room
-
-
-def _push(race_id: uuid.UUID) -> None:
-    room_progress.pushes.now(race_id)
 
 
 def describe(room: Room) -> dict[str, Any]:

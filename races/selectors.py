@@ -6,12 +6,13 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from games.models import Player
 from races.models import Challenge, QueueEntry, Rating
+from races.ratings import MODEL
 
-DEFAULT_MU = 25.0  # openskill's Plackett-Luce default: a player who has no rated race yet
+DEFAULT_MU = MODEL.mu  # a player who has no rated race yet
 
 
 def match_mu(player_ids: Iterable[int], game: str) -> dict[int, float]:
@@ -21,9 +22,14 @@ def match_mu(player_ids: Iterable[int], game: str) -> dict[int, float]:
     return {player_id: rated.get(player_id, DEFAULT_MU) for player_id in ids}
 
 
+def waiting(variant: str, *, since: dt.datetime) -> QuerySet[QueueEntry]:
+    """The players waiting for a race of `variant`, not placed yet, seen since `since`."""
+    return QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=since)
+
+
 def waiting_for(variant: str, *, since: dt.datetime) -> int:
     """How many players wait for a race of `variant` and were seen after `since`."""
-    return QueueEntry.objects.filter(variant=variant, room=None, seen_at__gte=since).count()
+    return waiting(variant, since=since).count()
 
 
 def open_challenges(player: Player, *, now: dt.datetime) -> list[Challenge]:

@@ -118,7 +118,7 @@ def join_room(*, room_id: object, player: Player, origin: Origin | None = None) 
             raise Conflict(gettext("This room is full: a race has at most %(limit)s players.") % {"limit": MAX_PLAYERS})
         RoomMember.objects.create(room=room, player=player)
         race_events.joined(race_events.Joined(room_id=room.pk, player_id=player.pk, origin=origin))
-        _announce_on_commit(room)
+        announce_on_commit(room)
     return room
 
 
@@ -151,7 +151,7 @@ def start_room(*, room_id: object, player: Player, now: dt.datetime | None = Non
             member.save(update_fields=["session"])
         room.state, room.started_at = Room.State.RACING, go
         room.save(update_fields=["state", "started_at"])
-        _announce_on_commit(room)
+        announce_on_commit(room)
     return room
 
 
@@ -253,7 +253,7 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
             assert member.session is not None
             finish_session(player=member.player, session_id=member.session.pk, now=now)
         _finish(room, now, called_off=bool(still_playing) or room.state == Room.State.LOBBY)
-        _announce_on_commit(room)
+        announce_on_commit(room)
     return room
 
 
@@ -279,7 +279,7 @@ def member_progressed(*, session: GameSession) -> None:
         room = room_for(room_id, lock=True)
         if room.state == Room.State.RACING and not room.members.filter(session__finished_at=None).exists():
             _finish(room, session.finished_at or timezone.now(), called_off=False)
-        _announce_on_commit(room)
+        announce_on_commit(room)
 
 
 def _finish(room: Room, now: dt.datetime, *, called_off: bool) -> None:
@@ -301,7 +301,8 @@ def _finish(room: Room, now: dt.datetime, *, called_off: bool) -> None:
     race_events.ended_on_commit(race_events.Ended(room_id=room.pk, called_off=called_off))
 
 
-def _announce_on_commit(room: Room) -> None:
+def announce_on_commit(room: Room) -> None:
+    """Push the room's table to its sockets once the caller's transaction commits."""
     room_id = room.pk
     transaction.on_commit(lambda: room_progress.pushes.now(room_id), robust=True)
 

@@ -34,13 +34,7 @@ def player_group(player_id: int) -> str:
 def tell_on_commit(player_ids: Iterable[int], message: dict[str, Any]) -> None:
     """Send `message` to each player's sockets once the transaction commits (a lost push loses no
     write: the pages also learn it from the next poll or on reconnecting)."""
-    ids = list(player_ids)
-
-    def send() -> None:
-        for player_id in ids:
-            async_to_sync(groups.send)(player_group(player_id), message)
-
-    transaction.on_commit(send, robust=True)
+    tell_each_on_commit([(list(player_ids), message)])
 
 
 def tell_each_on_commit(messages: list[tuple[list[int], dict[str, Any]]]) -> None:

@@ -7,6 +7,8 @@ channel layer and the rank index both point at it.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from typing import Any
 
 import pytest
@@ -16,11 +18,13 @@ from channels.testing import WebsocketCommunicator
 
 from config.routing import websocket_urlpatterns
 from games.rooms import rooms
-from tests.leaderboard.factories import RUSSIAN_WIN, make_result, named, vector_log
+from tests.leaderboard.factories import RUSSIAN_WIN, SPIDERETTE_WIN, make_result, named, vector_log
 from tests.reliability.procs import PrivateRedis
+from web.sockets import live
 
 APP = URLRouter(websocket_urlpatterns)
 BOARD = f"code:{RUSSIAN_WIN}"
+OTHER_BOARD = f"code:{SPIDERETTE_WIN}"
 LOG = vector_log(RUSSIAN_WIN)
 WAIT = 10  # seconds: Redis restarts, the layer's watch probes every second (web.sockets.live)
 
@@ -92,3 +96,34 @@ async def test_a_room_socket_opens_while_redis_is_away(private_redis: PrivateRed
     joined = await _until(socket, "room")
     assert [p["player"] for p in joined["players"]] == ["roomhost", "roomguest"]
     await socket.disconnect()
+
+
+async def test_a_slow_layer_pauses_nobody(private_redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redis frozen longer than a probe waits, shorter than two silent probes (a busy server, not an
+    outage): no socket is told that live updates are paused, and one that opens meanwhile follows its board."""
+    monkeypatch.setattr(live, "PROBE_SECONDS", 0.2)
+    monkeypatch.setattr(live, "ANSWER_SECONDS", 0.5)
+    first = await database_sync_to_async(named)("first")
+    await database_sync_to_async(make_result)(first, RUSSIAN_WIN, LOG[:30])
+    early = await _open(f"/ws/leaderboards/{BOARD}/")
+    assert (await early.receive_json_from())["type"] == "snapshot"
+
+    assert private_redis.process is not None
+    private_redis.process.send_signal(signal.SIGSTOP)
+    try:
+        joining = asyncio.ensure_future(_open(f"/ws/leaderboards/{OTHER_BOARD}/"))
+        await asyncio.sleep(0.9)  # one probe goes silent; the next is answered once Redis runs again
+    finally:
+        private_redis.process.send_signal(signal.SIGCONT)
+    late = await joining
+    assert (await late.receive_json_from(timeout=WAIT))["type"] == "snapshot"
+
+    second = await database_sync_to_async(named)("second")
+    await database_sync_to_async(make_result)(second, SPIDERETTE_WIN, vector_log(SPIDERETTE_WIN))
+    change = await late.receive_json_from(timeout=WAIT)  # the join held: the next change arrives, no pause first
+    assert change["type"] == "change" and change["entry"]["player"] == "second"
+    await database_sync_to_async(make_result)(second, RUSSIAN_WIN, LOG)
+    change = await early.receive_json_from(timeout=WAIT)
+    assert change["type"] == "change" and change["entry"]["player"] == "second"
+    for socket in (early, late):
+        await socket.disconnect()

@@ -3,6 +3,8 @@ each group message to its sockets (`LiveConsumer.deliver`): no channel and task 
 of a push to thousands of watchers), and a socket opens and serves while the layer (Redis) is away.
 A probe through the layer every second tells the sockets `live.paused`, then `live.resumed` once the
 groups are joined again (what was sent meanwhile was not heard: the consumer sends a fresh state).
+The layer counts as away when it fails (Redis refuses) or stays silent for two probes running; a slow
+answer alone is a busy server, not an outage, and pauses nobody.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ log = logging.getLogger(__name__)
 R = TypeVar("R")
 
 PROBE_SECONDS = 1.0  # how often a process checks that the layer carries its messages
-ANSWER_SECONDS = 2.0  # how long a join or a probe may take before the layer counts as away
+ANSWER_SECONDS = 3.0  # how long a probe may take before it counts as silent
+SILENT_PROBES = 2  # silent probes running before the layer counts as away
 
 
 class LiveConsumer(JsonConsumer):
@@ -112,12 +115,20 @@ class LocalGroups:
                 spawn(self.discard(group))
 
     async def add(self, groups: list[str]) -> bool:
-        try:
-            await bounded(self._add(groups))
-        except Exception as error:  # noqa: BLE001 - any failure of the layer: Redis is away
-            log.warning("live updates paused: cannot join %s (%s)", groups, error)
+        """Join `groups`: waited for while the probe finds the layer up, never cancelled (that could
+        leave a connection half made); False once the layer fails or the probe finds it away."""
+        adding = spawn(self._add(groups))
+        while True:
+            try:
+                await asyncio.wait_for(asyncio.shield(adding), ANSWER_SECONDS)
+                return True
+            except TimeoutError:
+                if self.up:
+                    continue  # slow, not away: the probe decides that
+                log.warning("live updates paused: cannot join %s (the layer does not answer)", groups)
+            except Exception as error:  # noqa: BLE001 - any failure of the layer: Redis is away
+                log.warning("live updates paused: cannot join %s (%s)", groups, error)
             return False
-        return True
 
     async def _add(self, groups: list[str]) -> None:
         async with self.lock:
@@ -153,10 +164,18 @@ class LocalGroups:
                     log.exception("could not deliver %s", message.get("type"))
 
     async def run(self) -> None:
+        silent = 0
         try:
             while True:
                 await asyncio.sleep(PROBE_SECONDS)
-                up = await self.answers()
+                try:
+                    await self.probe()
+                    up, silent = True, 0
+                except TimeoutError:
+                    silent += 1
+                    up = self.up and silent < SILENT_PROBES
+                except Exception:  # noqa: BLE001 - any failure of the layer: Redis is away
+                    up = False
                 if up and not self.up:
                     up = await self.add(list(self.members))  # the layer may have forgotten them all
                 if up != self.up:
@@ -177,22 +196,19 @@ class LocalGroups:
                 if socket is not but:
                     spawn(socket.deliver(notice))
 
-    async def answers(self) -> bool:
-        """A message to this process's channel comes back (before it has one: a group send is taken)."""
+    async def probe(self) -> None:
+        """A message to this process's channel comes back (before it has one: a group send is taken);
+        TimeoutError when it does not within ANSWER_SECONDS, the layer's error when it fails."""
         self.sent += 1
         probe = {"type": "live.probe", "probe": self.sent}
         reading = self.reader is not None and not self.reader.done()
         self.heard = asyncio.get_running_loop().create_future()
-        try:
-            if not reading:
-                await bounded(self.layer.group_send("live.probe", probe))
-                return True
-            await bounded(self.layer.send(self.channel, probe))
-            async with asyncio.timeout(ANSWER_SECONDS):
-                await self.heard
-        except Exception:  # noqa: BLE001 - any failure of the layer: Redis is away
-            return False
-        return True
+        if not reading:
+            await bounded(self.layer.group_send("live.probe", probe))
+            return
+        await bounded(self.layer.send(self.channel, probe))
+        async with asyncio.timeout(ANSWER_SECONDS):
+            await self.heard
 
 
 _pending: set[asyncio.Task[Any]] = set()  # tasks kept until done

@@ -6,6 +6,7 @@ class RacesConfig(AppConfig):
     verbose_name = "Rated races"
 
     def ready(self) -> None:
+        from games.dailies import round_tasks
         from games.rooms import race_events
         from races import ratings, rematch, review
 
@@ -14,3 +15,5 @@ class RacesConfig(AppConfig):
         race_events.subscribe(review.on_race_event)
         race_events.describe(ratings.describe)
         race_events.describe(rematch.describe)
+        # A race's review searches its deal for up to 30 s: the closer does it, never a web worker.
+        round_tasks.register(review.solve_pending)

@@ -91,7 +91,8 @@ class RaceVerdict(models.Model):
 
 
 class DealReview(models.Model):
-    """The solver's winning line for a finished race's deal, found once after the race (races.review)."""
+    """The solver's winning line for a finished race's deal, recorded pending as the race ends and
+    searched once by the closer (races.review)."""
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -105,8 +106,12 @@ class DealReview(models.Model):
     par = models.PositiveIntegerField(null=True, blank=True)
     seconds = models.FloatField(default=0)
     created_at = models.DateTimeField()
-    queued_at = models.DateTimeField()  # when its search was last queued (races.review: queued again once stale)
     solved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [  # the closer's queue: the pending ones, oldest first (races.review.solve_pending)
+            models.Index(fields=["created_at"], condition=models.Q(status="pending"), name="races_review_pending"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.room_id} {self.status}"

@@ -75,7 +75,7 @@ def on_race_event(event: race_events.Event) -> None:
     if isinstance(event, race_events.Joined):
         if event.origin is not None:
             record_origins([(event.room_id, event.player_id, event.origin)])
-    else:
+    elif isinstance(event, race_events.Ended):
         rate_race(room_id=event.room_id, called_off=event.called_off)
 
 

@@ -1,10 +1,12 @@
 """A race's review, once it is over: each racer's game beside the solver's winning line for the deal.
 
 A race's fresh deal is not certified when it is dealt, so its line is found after the race ends:
-once, off the request path (one worker thread a process, so finished races queue rather than
-crowd the server), within SOLVE_SECONDS; the review says so when no win was found in that time. A
-search lost with its process (a restart) is queued again by the next look at the review once it has
-been pending for REQUEUE_SECONDS, unless this process still has it queued.
+the end records the review, pending, in its own transaction (`on_race_event`); the closer searches
+the pending reviews, oldest first, each once within SOLVE_SECONDS, in its rounds once the dailies are
+ready (`solve_pending`, a round task: games.dailies.round_tasks), never a worker of the web process.
+The review says so when no win was found in that time. A search lost with a closer that died leaves
+its review pending, and the next round takes it up. A look at the review only reads: a race with no
+review yet reads as pending.
 Each racer's line is marked where it first leaves the solver's line: the first of their actions
 that is not the solver's action at that step. That is exact, and says only that they played
 differently from this one winning line, not that they lost a win there (another line may win too).
@@ -13,14 +15,12 @@ Nothing is shown before the race is over: its deal is secret until then.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
+import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from django.db import close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -28,88 +28,52 @@ from games.engine import Game
 from games.models import Result, Room
 from games.rooms import race_events, rooms
 from games.selectors import table_counts
-from games.solver import solve
+from games.solver import Solution, solve
 from races.models import DealReview
 from web.errors import BadRequest, Conflict, NotFound
 
 log = logging.getLogger(__name__)
 
 SOLVE_SECONDS = 30.0
-REQUEUE_SECONDS = SOLVE_SECONDS + 30  # pending this long since queued, and not queued here: lost
-_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="race-review")
-
-
-def _in_worker(call: Callable[[], None]) -> None:
-    def run() -> None:
-        close_old_connections()
-        try:
-            call()
-        except Exception:  # noqa: BLE001 - the review stays pending; a later look asks again
-            log.exception("could not solve a race's deal")
-        finally:
-            close_old_connections()
-
-    _worker.submit(run)
-
-
-run_later: Callable[[Callable[[], None]], None] = _in_worker
+_PENDING = DealReview.Status.PENDING
 
 
 def on_race_event(event: race_events.Event) -> None:
-    if isinstance(event, race_events.Ended):
-        ask_for_line(event.room_id)
+    """Inside the end's transaction: the race's review, pending (once, however often the end is heard)."""
+    if isinstance(event, race_events.Ending):
+        DealReview.objects.bulk_create(
+            [DealReview(room_id=event.room_id, created_at=timezone.now())], ignore_conflicts=True
+        )
 
 
-def ask_for_line(room_id: uuid.UUID, *, now: dt.datetime | None = None) -> DealReview:
-    """The deal's review, its search queued if it was never asked for, or queued again if it was
-    lost (`requeue_if_lost`)."""
-    now = now or timezone.now()
-    review, created = DealReview.objects.get_or_create(room_id=room_id, defaults={"created_at": now, "queued_at": now})
-    if created or requeue_if_lost(review, now=now):
-        _queue_on_commit(room_id)
-    return review
-
-
-def requeue_if_lost(review: DealReview, *, now: dt.datetime) -> bool:
-    """Whether `review`'s search is lost and this call takes it over: pending for REQUEUE_SECONDS
-    since last queued, not queued in this process, and not taken over meanwhile by another look
-    (the update that restarts its clock succeeds once, whichever worker runs it)."""
-    if review.status != DealReview.Status.PENDING or review.pk in _queued:
-        return False
-    stale_before = now - dt.timedelta(seconds=REQUEUE_SECONDS)
-    pending = DealReview.objects.filter(pk=review.pk, status=DealReview.Status.PENDING, queued_at__lt=stale_before)
-    if not pending.update(queued_at=now):
-        return False
-    log.warning("the search of race %s's deal was lost (pending since %s): queued again", review.pk, review.queued_at)
-    review.queued_at = now
-    return True
-
-
-def _queue_on_commit(room_id: uuid.UUID) -> None:
-    def queue() -> None:
-        _queued.add(room_id)
-        run_later(lambda: _solve_then_forget(room_id))
-
-    transaction.on_commit(queue, robust=True)
-
-
-def _solve_then_forget(room_id: uuid.UUID) -> None:
-    try:
+def solve_pending(should_stop: Callable[[], bool]) -> str | None:
+    """The closer's round task: search the pending reviews, oldest first, until none is left or
+    `should_stop()` says the next round is due. A line for the closer's terminal, None if none was due."""
+    solved = 0
+    while not should_stop():
+        room_id = DealReview.objects.filter(status=_PENDING).order_by("created_at").values_list("pk", flat=True).first()
+        if room_id is None:
+            break
         solve_deal(room_id)
-    finally:
-        _queued.discard(room_id)
-
-
-_queued: set[uuid.UUID] = set()  # the searches this process has queued and not yet run
+        solved += 1
+    if not solved:
+        return None
+    left = DealReview.objects.filter(status=_PENDING).count()
+    return f"race reviews: {solved} searched, {left} still pending."
 
 
 def solve_deal(room_id: uuid.UUID) -> None:
     """Search the race's deal once, within SOLVE_SECONDS, and keep what was found."""
-    review = DealReview.objects.select_related("room").filter(room_id=room_id).first()
-    if review is None or review.status != DealReview.Status.PENDING:
+    review = DealReview.objects.select_related("room").filter(room_id=room_id, status=_PENDING).first()
+    if review is None:
         return
-    solution = solve(review.room.code, SOLVE_SECONDS)
-    DealReview.objects.filter(pk=room_id, status=DealReview.Status.PENDING).update(
+    started = time.monotonic()
+    try:
+        solution = solve(review.room.code, SOLVE_SECONDS)
+    except Exception:  # noqa: BLE001 - kept as no win found, so one deal the solver fails on never holds up the queue
+        log.exception("could not search race %s's deal", room_id)
+        solution = Solution(status="unknown", actions=(), par=None, seconds=time.monotonic() - started, nodes=0)
+    DealReview.objects.filter(pk=room_id, status=_PENDING).update(
         status=solution.status,
         line=" ".join(solution.actions),
         par=solution.par,
@@ -134,9 +98,14 @@ def _finished_room(room_id: object) -> Room:
     return room
 
 
+def _review_of(room: Room) -> DealReview:
+    """The race's review as kept; one not recorded yet reads as pending (nothing is written here)."""
+    return DealReview.objects.filter(room=room).first() or DealReview(room=room)
+
+
 def review_document(*, room_id: object) -> dict[str, Any]:
     room = _finished_room(room_id)
-    review = ask_for_line(room.pk)
+    review = _review_of(room)
     line = review.line.split()
     won = review.status == DealReview.Status.WON
     players = []
@@ -170,7 +139,7 @@ def _log_of(result_id: int | None) -> list[str]:
 def line_document(*, room_id: object, step: object) -> dict[str, Any]:
     """The solver's line for a finished race's deal after `step` actions, shown as a replay is."""
     room = _finished_room(room_id)
-    review = ask_for_line(room.pk)
+    review = _review_of(room)
     if review.status != DealReview.Status.WON:
         raise NotFound(
             gettext("The solver is still looking for a winning line on this deal.")

@@ -7,6 +7,8 @@ who listens.
 - `Joined`: a player came into a room (its host on opening it), with where from (fair-play
   hashes, games.dailies.fair_play.Origin); heard inside the join's transaction, so what a listener writes
   commits with the membership.
+- `Ending`: a race is ending, heard inside the transaction that ends it, so what a listener writes
+  (a review to make) commits with the end, and a listener's error rolls the end back with it.
 - `Ended`: a race is over, heard once its transaction has committed; `called_off` when the host
   ended it while a racer was still playing (or before it started).
 - A describer adds keys of its own to the room's document (games.rooms.room_document), so that
@@ -38,12 +40,17 @@ class Joined:
 
 
 @dataclass(frozen=True)
+class Ending:
+    room_id: uuid.UUID
+
+
+@dataclass(frozen=True)
 class Ended:
     room_id: uuid.UUID
     called_off: bool
 
 
-Event = Joined | Ended
+Event = Joined | Ending | Ended
 Listener = Callable[[Event], None]
 Describer = Callable[["Room"], dict[str, Any]]
 
@@ -65,6 +72,15 @@ def describe(describer: Describer) -> None:
 
 def joined(event: Joined) -> None:
     """Inside the join's transaction: a listener's error rolls the join back with it."""
+    _tell_now(event)
+
+
+def ending(event: Ending) -> None:
+    """Inside the end's transaction: a listener's error rolls the end back with it."""
+    _tell_now(event)
+
+
+def _tell_now(event: Joined | Ending) -> None:
     for listener in tuple(_listeners):
         listener(event)
 

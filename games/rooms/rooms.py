@@ -285,7 +285,8 @@ def member_progressed(*, session: GameSession) -> None:
 def _finish(room: Room, now: dt.datetime, *, called_off: bool) -> None:
     """The race is over: its code is no longer secret, and its results rank on their boards now
     (announced as revealed: they were counted when they were verified). The race listeners hear of
-    it once this commits (`called_off`: the host ended it while a racer still played)."""
+    it now, inside this transaction, and again once it commits (`called_off`: the host ended it
+    while a racer still played)."""
     room.state, room.ended_at = Room.State.FINISHED, now
     room.save(update_fields=["state", "ended_at"])
     # The update waits for a member's finish still in flight, so the read below sees its result.
@@ -298,6 +299,7 @@ def _finish(room: Room, now: dt.datetime, *, called_off: bool) -> None:
             assert result.session is not None
             result.session.code_secret = False
             announcements.announce(announcements.Event(kind="revealed", result=result))
+    race_events.ending(race_events.Ending(room_id=room.pk))
     race_events.ended_on_commit(race_events.Ended(room_id=room.pk, called_off=called_off))
 
 

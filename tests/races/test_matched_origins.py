@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from games.dailies.fair_play import keyed_hash
 from games.models import Player, Room
-from races import matching, review
+from races import matching
 from races.models import QueueEntry, RacerOrigin, RaceVerdict, Rating
 from tests.leaderboard.factories import named
 from tests.races.race_helpers import on_commit, play, walk
@@ -33,9 +33,8 @@ VARIANT = "SD1-S1"
 
 @pytest.fixture(autouse=True)
 def _quiet(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This test runs the pass itself, and the review's search is not what it is about."""
+    """This test runs the pass itself."""
     monkeypatch.setattr(matching, "matcher", type("Asleep", (), {"wake": staticmethod(lambda variant: None)})())
-    monkeypatch.setattr(review, "run_later", lambda call: None)
 
 
 def _from(player: Player, device: str) -> APIClient:

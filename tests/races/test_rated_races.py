@@ -1,24 +1,22 @@
 """Rated races on the real services: a finished fair race rates its racers once, from its final
-table; the races that are not rated and why; the board, the player page, the rematch, the review."""
+table; the races that are not rated and why; the board, the player page, the rematch (the review:
+test_race_review.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import groups
-from games.engine import Game
 from games.models import Player, Room
 from games.ranking.keys import encode_cursor
 from games.rooms import rooms
-from races import ratings, review
-from races.models import DealReview, RaceVerdict, Rating, RatingChange, Rematch
+from races import ratings
+from races.models import RaceVerdict, Rating, RatingChange, Rematch
 from tests.leaderboard.factories import SPIDERETTE_WIN, named, vector_log
 from tests.races.race_helpers import on_commit, open_race, origin, play, session_of, walk
 
@@ -28,19 +26,7 @@ pytestmark = [
     pytest.mark.redis,
     pytest.mark.usefixtures("unlimited_actions"),
 ]
-SOLVABLE = "SD1-S1-GRKQQNHQBGEKDXOTCFQG"  # a long deal the solver wins at once
 Capture = Callable[..., Any]
-
-
-@pytest.fixture(autouse=True)
-def _solve_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The review's search runs on a worker thread in the server; here, at once in the test's own
-    transaction (a thread would not see it)."""
-
-    def now(call: Callable[[], None]) -> None:
-        call()
-
-    monkeypatch.setattr(review, "run_later", now)
 
 
 def _as(player: Player) -> APIClient:
@@ -243,63 +229,3 @@ def test_a_rematch_is_refused_in_words_before_the_end_and_to_outsiders() -> None
     assert _as(host).post("/api/rooms/not-a-room/rematch").status_code == 404
     assert APIClient().post(f"/api/rooms/{room.pk}/rematch").status_code == 401
     assert Room.objects.count() == before and not Rematch.objects.exists()
-
-
-def test_the_review_marks_where_each_game_first_left_the_solvers_line(
-    django_capture_on_commit_callbacks: Capture,
-) -> None:
-    capture = django_capture_on_commit_callbacks
-    room, (follower, leaver) = open_race(2, code=SOLVABLE)
-    api = APIClient()
-    hidden = api.get(f"/api/rooms/{room.pk}/review")
-    assert hidden.status_code == 409 and "when the race is over" in hidden.json()["error"]["message"]
-    assert api.get(f"/api/rooms/{room.pk}/review/line").status_code == 409
-    assert not DealReview.objects.exists()  # nothing is searched, or shown, while the race is on
-
-    line = review.solve(SOLVABLE, 10).actions  # the same search the review makes
-    game = Game.from_code(SOLVABLE)
-    game.run(list(line[:3]))
-    other = next(str(a) for a in game.legal_actions() if str(a) != line[3])
-    on_commit(capture, lambda: play(room, leaver, [*line[:3], other]))
-    on_commit(capture, lambda: play(room, follower, list(line)))
-
-    document = api.get(f"/api/rooms/{room.pk}/review").json()
-    assert document["solver"]["status"] == "won" and document["solver"]["steps"] == len(line)
-    marks = {p["player"]: (p["left_line_at"], p["steps"], p["won"]) for p in document["players"]}
-    assert marks == {follower.username: (None, len(line), True), leaver.username: (4, 4, False)}
-    stepped = api.get(f"/api/rooms/{room.pk}/review/line", {"step": 4}).json()
-    assert (stepped["step"], stepped["token"], stepped["steps"]) == (4, line[3], len(line))
-    assert api.get(f"/api/rooms/{room.pk}/review/line", {"step": len(line) + 1}).status_code == 404
-    assert api.get(f"/api/rooms/{room.pk}/review/line", {"step": "-1"}).status_code == 400
-
-
-def test_a_review_left_pending_by_a_restart_is_searched_again_on_the_next_look(
-    django_capture_on_commit_callbacks: Capture, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    capture = django_capture_on_commit_callbacks
-    queued: list[Callable[[], None]] = []
-    monkeypatch.setattr(review, "run_later", queued.append)  # searches queued, run only when the test says
-    room, (first, second) = open_race(2, code=SOLVABLE)
-    tokens = walk(room, 2)
-    on_commit(capture, lambda: play(room, first, tokens))
-    on_commit(capture, lambda: play(room, second, tokens))
-    assert len(queued) == 1 and DealReview.objects.get(room=room).status == "pending"
-
-    def look() -> dict[str, Any]:
-        answer = on_commit(capture, lambda: APIClient().get(f"/api/rooms/{room.pk}/review"))
-        assert answer.status_code == 200
-        return answer.json()
-
-    look()
-    assert len(queued) == 1  # pending within its budget: still searching
-    long_ago = timezone.now() - dt.timedelta(seconds=review.REQUEUE_SECONDS + 1)
-    DealReview.objects.update(queued_at=long_ago)
-    look()
-    assert len(queued) == 1  # stale, but this process still has it queued: it waits its turn
-    review._queued.clear()  # the process restarts: what it had queued is lost
-    assert look()["solver"]["status"] == "pending"
-    assert len(queued) == 2 and DealReview.objects.get(room=room).queued_at > long_ago
-    look()
-    assert len(queued) == 2  # taken over once: the next look does not queue it again
-    queued[-1]()
-    assert look()["solver"]["status"] == "won" and not review._queued

@@ -1,7 +1,9 @@
-"""The closer: finish the daily attempts still open at 01:00 UTC the next day, and prepare the
-dailies of today and the days ahead (run it from cron, or --loop; `make run` and `make cluster`
-keep one running). Only one closer works at a time (games.dailies.closer_lock): another one started by
-mistake stands by and takes over when the first one stops."""
+"""The closer: finish the daily attempts still open at 01:00 UTC the next day, prepare the dailies
+of today and the days ahead, then run the round tasks other apps registered (games.dailies.round_tasks:
+a finished race's review) while time is left before the next round (run it from cron, or --loop;
+`make run` and `make cluster` keep one running). Only one closer works at a time
+(games.dailies.closer_lock): another one started by mistake stands by and takes over when the first
+one stops."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from django.utils import timezone
 
 from games.dailies.closer_lock import closer_lock
 from games.dailies.preparation import Step, prepare_ahead
+from games.dailies.round_tasks import run_round_tasks
 from games.dailies.schedule import next_publication, utc_today
 from games.engine import DAILY_VARIANTS
 from games.services import close_expired_dailies
@@ -77,11 +80,16 @@ class Progress:
 
 
 class Command(BaseCommand):
-    help = "Finish open attempts on dailies whose code is due for publication, and prepare the next dailies."
+    help = (
+        "Finish open attempts on dailies whose code is due for publication, prepare the next dailies,"
+        " then run the other apps' round tasks (a finished race's review)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--loop", type=int, default=0, metavar="SECONDS", help="repeat every SECONDS")
-        parser.add_argument("--no-prepare", action="store_true", help="only finish attempts, prepare nothing")
+        parser.add_argument(
+            "--no-prepare", action="store_true", help="only finish attempts: no preparation, no round task"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         every = options["loop"]
@@ -114,9 +122,11 @@ class Command(BaseCommand):
         if not prepare:
             return
         progress.round_begins(utc_today(timezone.now()))
-        # Between two candidates, give way to the next close when a round is due.
-        prepared = prepare_ahead(
-            progress.today, should_stop=_due(_next_round(started, every) if every else None), progress=progress
-        )
+        # Between two candidates, or two pieces of a task's work, give way to the next close when a round is due.
+        should_stop = _due(_next_round(started, every) if every else None)
+        prepared = prepare_ahead(progress.today, should_stop=should_stop, progress=progress)
         if prepared.pending or progress.stored or not every:
             self.stdout.write(f"{len(prepared.dailies)} dailies ready, {prepared.pending} still to prepare.")
+        # The dailies first: a queue of other work never holds them up (a task gets what the round has left).
+        for line in run_round_tasks(should_stop):
+            self.stdout.write(line)

@@ -310,6 +310,7 @@ RATE_GUESTS = env_int("RATE_GUESTS", 20)  # new guests (a browser's first game) 
 RATE_ROOMS = env_int("RATE_ROOMS", 20)  # new race rooms per player per hour
 RATE_ROOMS_PER_ADDRESS = env_int("RATE_ROOMS_PER_ADDRESS", 60)  # new race rooms per address per hour
 RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 3)  # from a race's start to its go
+RACE_LIMIT_MINUTES = env_int("RACE_LIMIT_MINUTES", 30)  # from a race's go to its end by time (the closer)
 RATE_CHALLENGES = env_int("RATE_CHALLENGES", 10)  # challenges sent per player per 10 minutes
 RATE_WS_MESSAGES = env_int("RATE_WS_MESSAGES", 60)  # per socket per second before it is closed
 WS_DB_THREADS = env_int("WS_DB_THREADS", 8)  # database threads per process for socket work

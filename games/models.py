@@ -296,6 +296,8 @@ class Room(models.Model):
 
     class Meta:
         db_table = "leaderboard_room"
+        # The closer looks for the races still on past their time limit every round (games.rooms.rooms).
+        indexes = [models.Index(fields=["started_at"], condition=Q(state="racing"), name="room_racing_since")]
 
     def __str__(self) -> str:
         return f"room {self.id} ({self.state})"
@@ -308,6 +310,8 @@ class RoomMember(models.Model):
         GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="room_member"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Still playing when the race reached its time limit: their game ended as it stood, placed last.
+    ran_out_of_time = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         db_table = "leaderboard_roommember"

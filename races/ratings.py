@@ -2,11 +2,12 @@
 
 A finished race is rated once, from its final table's order (games.rooms.table_of, the order the
 table shows), when it was a fair race: on a hidden fresh deal (a chosen code may have been
-practised), run to its end (not called off by its host while someone still played), among two or
-more racers with a name (a guest has no page, so no rating), no two of whom came from the same
-device or address (the linked-accounts signal of the dailies, games.dailies.fair_play). Every racer's
-rating and history row is written in one transaction, or none; the decision is kept
-(RaceVerdict), so a repeated end event rates nothing twice.
+practised), run to its end (all finished, or its time limit reached; not called off by its host
+while someone still played), among two or more racers with a name (a guest has no page, so no
+rating), no two of whom came from the same device or address (the linked-accounts signal of the
+dailies, games.dailies.fair_play). Every racer's rating and history row is written in one
+transaction, or none; the decision is kept (RaceVerdict), so a repeated end event rates nothing
+twice.
 """
 
 from __future__ import annotations
@@ -142,8 +143,9 @@ def linked(room: Room, player_ids: list[int]) -> bool:
 
 def places(table: list[tuple[RoomMember, dict[str, Any]]]) -> list[int]:
     """Each racer's place, 1 first, in the table's order; one whose game has no verified result
-    (left, or never played) shares the last place with the others like them."""
-    finished = [row["result"] is not None for _, row in table]
+    (left, or never played) or who ran out of time (its result is only where they stood) shares the
+    last place with the others like them (the table lists them last)."""
+    finished = [row["result"] is not None and not row["out_of_time"] for _, row in table]
     last = sum(finished) + 1
     return [index + 1 if done else last for index, done in enumerate(finished)]
 

@@ -261,6 +261,9 @@ _PROGRESS: Fields = {
     "sequences": serializers.IntegerField(required=False),
     "cards_home": serializers.IntegerField(required=False),
     "finished": serializers.BooleanField(),
+    "out_of_time": serializers.BooleanField(
+        help_text="still playing at the race's time limit: the game ended as it stood, placed last"
+    ),
     "won": serializers.BooleanField(),
     "elapsed_ms": serializers.IntegerField(allow_null=True),
     "undos": serializers.IntegerField(help_text="undos so far (the verified result's once finished)"),

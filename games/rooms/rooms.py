@@ -7,6 +7,9 @@ Limits: opening a room counts against RATE_ROOMS (per host) and RATE_ROOMS_PER_A
 a race's start makes counts against its racer's RATE_SESSION_STARTS, as a game started on its own
 does. The host over that limit cannot start (429, nothing changes); any other racer over it is
 left out of the race and watches it (docs/decisions.md): one racer cannot hold a room hostage.
+
+A race ends when every racer has finished, when its host ends it, or RACE_LIMIT_MINUTES after its
+go (the closer's round): a racer still playing then ran out of time and places last.
 """
 
 from __future__ import annotations
@@ -237,8 +240,6 @@ def _may_start_a_game(racer: Player) -> bool:
 
 def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None) -> Room:
     """The host calls the race over: games still open end as they stand, so the table is final."""
-    from games.services import finish_session  # games.services imports this module's callers
-
     now = now or timezone.now()
     with transaction.atomic():
         room = room_for(room_id, lock=True)
@@ -246,15 +247,60 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
             raise Forbidden(gettext("Only the host can end the race."))
         if room.state == Room.State.FINISHED:
             return room
-        still_playing = list(
-            room.members.select_related("player", "session").filter(session__isnull=False, session__finished_at=None)
-        )
-        for member in still_playing:
-            assert member.session is not None
-            finish_session(player=member.player, session_id=member.session.pk, now=now)
+        still_playing = _still_playing(list(room.members.select_related("player", "session")))
+        _end_open_games(still_playing, now)
         _finish(room, now, called_off=bool(still_playing) or room.state == Room.State.LOBBY)
         announce_on_commit(room)
     return room
+
+
+def end_overdue_races(*, now: dt.datetime | None = None) -> int:
+    """The closer's step each round: end every race still on RACE_LIMIT_MINUTES after its go. How
+    many it ended."""
+    now = now or timezone.now()
+    since = now - dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
+    overdue = list(Room.objects.filter(state=Room.State.RACING, started_at__lte=since).values_list("pk", flat=True))
+    ended = 0
+    for room_id in overdue:
+        try:
+            ended += _end_by_time(room_id, now)
+        except Exception:  # noqa: BLE001 - one race that fails to end keeps no other waiting; the next round tries again
+            log.exception("race room %s: its end by time failed", room_id)
+    return ended
+
+
+def _end_by_time(room_id: uuid.UUID, now: dt.datetime) -> bool:
+    """End one race past its time limit, once: the games still open end as they stand and their
+    players ran out of time (placed last, tied). A race run to its end, so rated like any other."""
+    with transaction.atomic():
+        room = room_for(room_id, lock=True)
+        limit = dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
+        if room.state != Room.State.RACING or room.started_at is None or room.started_at + limit > now:
+            return False  # ended meanwhile (its last finish, another closer's round)
+        members = list(room.members.select_related("player", "session"))
+        out_of_time = _end_open_games(_still_playing(members), now)
+        RoomMember.objects.filter(pk__in=[m.pk for m in out_of_time]).update(ran_out_of_time=True)
+        _finish(room, now, called_off=False)
+        announce_on_commit(room)
+    return True
+
+
+def _still_playing(members: list[RoomMember]) -> list[RoomMember]:
+    return [m for m in members if m.session is not None and m.session.finished_at is None]
+
+
+def _end_open_games(members: list[RoomMember], now: dt.datetime) -> list[RoomMember]:
+    """End the members' open games as they stand, under the room's lock. Those it ended: a game its
+    player finished meanwhile (a finish in flight as the room was locked) stays theirs."""
+    from games.services import finish_session  # games.services imports this module's callers
+
+    # Locked before they are read: a finish in flight commits first, and its game is not open.
+    sessions = GameSession.objects.select_for_update().filter(pk__in=[m.session_id for m in members], finished_at=None)
+    still_open = set(sessions.values_list("pk", flat=True))
+    ended = [member for member in members if member.session_id in still_open]
+    for member in ended:
+        finish_session(player=member.player, session_id=member.session_id, now=now)
+    return ended
 
 
 def session_progressed(*, session: GameSession) -> None:
@@ -337,7 +383,8 @@ def room_document(room: Room) -> dict[str, Any]:
 
 def table_of(room: Room) -> list[tuple[RoomMember, dict[str, Any]]]:
     """Each member with their row of the table, in the table's order once the race is on (the
-    final table's, once it is over): best first, as a board ranks (games.ranking.RankKey)."""
+    final table's, once it is over): best first, as a board ranks (games.ranking.RankKey); those who
+    ran out of time come last, whatever their game."""
     members = list(room.members.select_related("player", "session"))
     results = {
         r.session_id: r for r in Result.objects.filter(session_id__in=[m.session_id for m in members if m.session_id])
@@ -345,7 +392,7 @@ def table_of(room: Room) -> list[tuple[RoomMember, dict[str, Any]]]:
     russian = goal_of(room.variant) == "cards_home"
     table = [(*_progress(m, results.get(m.session_id), russian), m) for m in members]
     if room.state != Room.State.LOBBY:
-        table.sort(key=lambda keyed: keyed[0])
+        table.sort(key=lambda keyed: (keyed[2].ran_out_of_time, keyed[0]))
     return [(member, row) for _, row, member in table]
 
 
@@ -381,6 +428,7 @@ def _progress(member: RoomMember, result: Result | None, russian: bool) -> tuple
         "score": source.score if source else 0,
         "sequences" if not russian else "cards_home": progress,
         "finished": bool(session and session.finished),
+        "out_of_time": member.ran_out_of_time,
         "won": bool(source and source.won),
         "elapsed_ms": result.elapsed_ms if result else None,
         "undos": source.undos if source else 0,

@@ -1,5 +1,6 @@
-"""The closer: finish the daily attempts still open at 01:00 UTC the next day, prepare the dailies
-of today and the days ahead, then run the round tasks other apps registered (games.dailies.round_tasks:
+"""The closer: finish the daily attempts still open at 01:00 UTC the next day, end the races still
+on past their time limit (games.rooms.rooms.end_overdue_races), prepare the dailies of today and the
+days ahead, then run the round tasks other apps registered (games.dailies.round_tasks:
 a finished race's review) while time is left before the next round (run it from cron, or --loop;
 `make run` and `make cluster` keep one running). Only one closer works at a time
 (games.dailies.closer_lock): another one started by mistake stands by and takes over when the first
@@ -21,6 +22,7 @@ from games.dailies.preparation import Step, prepare_ahead
 from games.dailies.round_tasks import run_round_tasks
 from games.dailies.schedule import next_publication, utc_today
 from games.engine import DAILY_VARIANTS
+from games.rooms.rooms import end_overdue_races
 from games.services import close_expired_dailies
 
 STANDING_BY = "another closer is running; standing by"
@@ -81,14 +83,14 @@ class Progress:
 
 class Command(BaseCommand):
     help = (
-        "Finish open attempts on dailies whose code is due for publication, prepare the next dailies,"
-        " then run the other apps' round tasks (a finished race's review)."
+        "Finish open attempts on dailies whose code is due for publication, end the races past their"
+        " time limit, prepare the next dailies, then run the other apps' round tasks (a finished race's review)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--loop", type=int, default=0, metavar="SECONDS", help="repeat every SECONDS")
         parser.add_argument(
-            "--no-prepare", action="store_true", help="only finish attempts: no preparation, no round task"
+            "--no-prepare", action="store_true", help="only finish attempts and races: no preparation, no round task"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -119,6 +121,9 @@ class Command(BaseCommand):
         closed = close_expired_dailies()
         if closed or not every:
             self.stdout.write(f"{closed} open daily attempts finished.")
+        overdue = end_overdue_races()
+        if overdue:
+            self.stdout.write(f"{overdue} races ended at their time limit.")
         if not prepare:
             return
         progress.round_begins(utc_today(timezone.now()))

@@ -53,7 +53,7 @@ function draw(room) {
     el("td", { class: "num" }, p.score),
     el("td", { class: "num" }, p.moves),
     el("td", { class: "num" }, p.undos ?? 0),
-    el("td", {}, p.won ? gettext("Won") : p.finished ? gettext("Finished") : room.state === "lobby" ? gettext("Ready") : gettext("Playing"),
+    el("td", {}, p.out_of_time ? gettext("Out of time") : p.won ? gettext("Won") : p.finished ? gettext("Finished") : room.state === "lobby" ? gettext("Ready") : gettext("Playing"),
       p.elapsed_ms ? ` · ${duration(p.elapsed_ms)}` : "",
       p.result ? [" · ", el("a", { href: `/replay/${p.result}/` }, gettext("Watch"))] : ""))));
   drawAfterRace(root.querySelector("[data-after-race]"), room, { me, onError: showError });

@@ -3,7 +3,7 @@
 A finished race is rated once, from its final table's order (games.rooms.table_of, the order the
 table shows), when it was a fair race: on a hidden fresh deal (a chosen code may have been
 practised), run to its end (all finished, or its time limit reached; not called off by its host
-while someone still played), among two or more racers with a name (a guest has no page, so no
+while someone else still played), among two or more racers with a name (a guest has no page, so no
 rating), no two of whom came from the same device or address (the linked-accounts signal of the
 dailies, games.dailies.fair_play). Every racer's rating and history row is written in one
 transaction, or none; the decision is kept (RaceVerdict), so a repeated end event rates nothing

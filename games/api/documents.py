@@ -283,6 +283,10 @@ RoomDocument = inline_serializer(
         "starts_in_ms": serializers.IntegerField(help_text="the countdown to the go; 0 once the race is on"),
         "ended_at": serializers.DateTimeField(allow_null=True),
         "players": inline_serializer("RacerProgress", _PROGRESS, many=True),
+        "host_may_end": serializers.BooleanField(
+            help_text="whether the host may end the race now: not once it is over, nor a race that would be rated"
+            " while another racer plays"
+        ),
         "you": inline_serializer(
             "RoomViewer",
             {

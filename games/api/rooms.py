@@ -116,10 +116,13 @@ class EndRoomView(APIView):
 
     @extend_schema(
         operation_id="end_room",
-        summary="Call the race over (host only): the final table and the code are shown",
+        summary=(
+            "Call the race over (host only): the final table and the code are shown; not a race that would be"
+            " rated while another racer plays (409)"
+        ),
         parameters=[ROOM_ID],
         request=None,
-        responses={200: RoomDocument, **refusals(401, 403, 404, 429)},
+        responses={200: RoomDocument, **refusals(401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, room_id: str) -> Response:
         player = guests.player(request)

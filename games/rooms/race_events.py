@@ -10,7 +10,7 @@ who listens.
 - `Ending`: a race is ending, heard inside the transaction that ends it, so what a listener writes
   (a review to make) commits with the end, and a listener's error rolls the end back with it.
 - `Ended`: a race is over, heard once its transaction has committed; `called_off` when the host
-  ended it while a racer was still playing (or before it started). A race ended by its time
+  ended it while another racer was still playing (or before it started). A race ended by its time
   limit is not called off: it ran to its end.
 - A describer adds keys of its own to the room's document (games.rooms.room_document), so that
   what it keeps about a room (a rematch) reaches the room's socket with the table.

@@ -8,8 +8,9 @@ a race's start makes counts against its racer's RATE_SESSION_STARTS, as a game s
 does. The host over that limit cannot start (429, nothing changes); any other racer over it is
 left out of the race and watches it (docs/decisions.md): one racer cannot hold a room hostage.
 
-A race ends when every racer has finished, when its host ends it, or RACE_LIMIT_MINUTES after its
-go (the closer's round): a racer still playing then ran out of time and places last.
+A race ends when every racer has finished, when its host ends it (not a race that would be rated
+while another racer plays), or RACE_LIMIT_MINUTES after its go (the closer's round): a racer still
+playing then ran out of time and places last.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ MAX_PLAYERS = 12
 ROOMS_WINDOW_SECONDS = 3600
 TOO_MANY_ROOMS = gettext_noop("You have opened too many race rooms.")
 TOO_MANY_ROOMS_FROM_ADDRESS = gettext_noop("Too many new race rooms from this address.")
+RATED_RACE_ENDS_ITSELF = gettext_noop(
+    "A rated race cannot be ended early: it ends when everyone has finished, or %(minutes)s minutes after its start."
+)
 HOST_TOO_MANY_GAMES = gettext_noop(
     "You have started too many games in the last minute: the race can start once you may start another."
 )
@@ -239,7 +243,11 @@ def _may_start_a_game(racer: Player) -> bool:
 
 
 def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None) -> Room:
-    """The host calls the race over: games still open end as they stand, so the table is final."""
+    """The host calls the race over: games still open end as they stand, so the table is final.
+
+    Not while another racer still plays a race that would be rated (Conflict, nothing changes):
+    that race ends when all have finished, or at its time limit (end_overdue_races), so a host who
+    is behind cannot void it, nor push those still playing below them."""
     now = now or timezone.now()
     with transaction.atomic():
         room = room_for(room_id, lock=True)
@@ -247,9 +255,12 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
             raise Forbidden(gettext("Only the host can end the race."))
         if room.state == Room.State.FINISHED:
             return room
-        still_playing = _still_playing(list(room.members.select_related("player", "session")))
-        _end_open_games(still_playing, now)
-        _finish(room, now, called_off=bool(still_playing) or room.state == Room.State.LOBBY)
+        members = list(room.members.select_related("player", "session"))
+        if not _host_may_end(room, members):
+            raise Conflict(gettext(RATED_RACE_ENDS_ITSELF) % {"minutes": settings.RACE_LIMIT_MINUTES})
+        others_playing = any(m.player_id != room.host_id for m in _still_playing(members))
+        _end_open_games(_still_playing(members), now)
+        _finish(room, now, called_off=others_playing or room.state == Room.State.LOBBY)
         announce_on_commit(room)
     return room
 
@@ -287,6 +298,19 @@ def _end_by_time(room_id: uuid.UUID, now: dt.datetime) -> bool:
 
 def _still_playing(members: list[RoomMember]) -> list[RoomMember]:
     return [m for m in members if m.session is not None and m.session.finished_at is None]
+
+
+def _would_be_rated(room: Room, members: list[RoomMember]) -> bool:
+    """As far as the referee knows (races.ratings decides): a hidden fresh deal, two named racers."""
+    return room.code_secret and sum(not m.player.is_guest for m in members) >= 2
+
+
+def _host_may_end(room: Room, members: list[RoomMember]) -> bool:
+    """Whether end_room would end the race now."""
+    if room.state == Room.State.FINISHED:
+        return False
+    others_playing = any(m.player_id != room.host_id for m in _still_playing(members))
+    return not (others_playing and _would_be_rated(room, members))
 
 
 def _end_open_games(members: list[RoomMember], now: dt.datetime) -> list[RoomMember]:
@@ -332,7 +356,7 @@ def _finish(room: Room, now: dt.datetime, *, called_off: bool) -> None:
     """The race is over: its code is no longer secret, and its results rank on their boards now
     (announced as revealed: they were counted when they were verified). The race listeners hear of
     it now, inside this transaction, and again once it commits (`called_off`: the host ended it
-    while a racer still played)."""
+    while another racer still played)."""
     room.state, room.ended_at = Room.State.FINISHED, now
     room.save(update_fields=["state", "ended_at"])
     # The update waits for a member's finish still in flight, so the read below sees its result.
@@ -365,7 +389,8 @@ def push_room(room_id: uuid.UUID) -> None:
 def room_document(room: Room) -> dict[str, Any]:
     """The room as everyone sees it: the table of progress, best first once the race is on, and
     what the race listeners add (games.rooms.race_events)."""
-    players = [row for _, row in table_of(room)]
+    table = table_of(room)
+    players = [row for _, row in table]
     return {
         "id": str(room.pk),
         "host": room.host.display_name,
@@ -377,6 +402,7 @@ def room_document(room: Room) -> dict[str, Any]:
         "starts_in_ms": _starts_in_ms(room),
         "ended_at": room.ended_at.isoformat() if room.ended_at else None,
         "players": players,
+        "host_may_end": _host_may_end(room, [member for member, _ in table]),
         **race_events.described(room),
     }
 

@@ -66,6 +66,7 @@ def test_the_end_records_the_review_pending_with_itself_and_one_closer_round_sea
     django_capture_on_commit_callbacks: Capture,
 ) -> None:
     room, (host, rival) = open_race(2, code=SOLVABLE)
+    play(room, rival, [])  # the rival gives up; only the host plays on, so the host may end the race
     with django_capture_on_commit_callbacks() as after_commit:  # the end commits: nothing run after it yet
         rooms.end_room(room_id=room.pk, player=host)
     assert after_commit and not RaceVerdict.objects.exists()  # the rating waits for the commit ...

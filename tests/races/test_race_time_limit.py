@@ -67,7 +67,7 @@ def test_a_closer_round_ends_an_overdue_race_placing_who_still_plays_last_and_ra
         rival.display_name: False,
         leaver.display_name: True,
     }
-    assert table["rated"] == "rated" and table["code"] == ended.code
+    assert table["rated"] == "rated" and table["code"] == ended.code and table["host_may_end"] is False
     places = dict(RatingChange.objects.filter(room=room).values_list("player_id", "place"))
     assert places[leaver.pk] == 3 and sorted(places.values()) == [1, 2, 3]
     leaver_change = RatingChange.objects.get(room=room, player=leaver)

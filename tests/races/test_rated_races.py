@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import groups
-from games.models import Player, Room
+from games.models import Player, Result, Room
 from games.ranking.keys import encode_cursor
 from games.rooms import rooms
 from races import ratings
@@ -126,15 +126,62 @@ def test_races_that_are_not_rated_say_why_and_rate_nobody(
     assert rooms.room_document(Room.objects.get(pk=room.pk))["rated"] == why
 
 
-def test_a_race_the_host_ends_while_someone_plays_is_not_rated(django_capture_on_commit_callbacks: Capture) -> None:
+def test_the_host_cannot_end_a_race_that_would_be_rated_while_another_racer_plays(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
     capture = django_capture_on_commit_callbacks
     room, (host, rival) = open_race(2)
     tokens = walk(room, 4)
+    on_commit(capture, lambda: play(room, host, tokens[:1]))  # the host gives up early ...
+    on_commit(capture, lambda: play(room, rival, tokens, finish=False))  # ... the rival plays on
+    assert _as(host).get(f"/api/rooms/{room.pk}").json()["host_may_end"] is False
+    with capture(execute=True):
+        refused = _as(host).post(f"/api/rooms/{room.pk}/end")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["message"] == (
+        "A rated race cannot be ended early: it ends when everyone has finished, or 30 minutes after its start."
+    )
+    assert Room.objects.get(pk=room.pk).state == Room.State.RACING
+    assert session_of(room, rival).finished_at is None and not Result.objects.filter(session__player=rival).exists()
+    assert not RaceVerdict.objects.exists() and not RatingChange.objects.exists()
+
+    on_commit(capture, lambda: play(room, rival, []))  # the rival finishes: the race ends, rated
+    assert RaceVerdict.objects.get(room=room).reason == "rated"
+    assert RatingChange.objects.filter(room=room).count() == 2
+
+
+def test_the_host_playing_on_alone_may_end_the_race_which_is_rated(django_capture_on_commit_callbacks: Capture) -> None:
+    capture = django_capture_on_commit_callbacks
+    room, (host, rival) = open_race(2)
+    tokens = walk(room, 4)
+    on_commit(capture, lambda: play(room, rival, tokens))
+    on_commit(capture, lambda: play(room, host, tokens[:2], finish=False))
+    assert _as(host).get(f"/api/rooms/{room.pk}").json()["host_may_end"] is True
+    with capture(execute=True):
+        ended = _as(host).post(f"/api/rooms/{room.pk}/end")
+    assert ended.status_code == 200 and ended.json()["state"] == "finished"
+    assert RaceVerdict.objects.get(room=room).reason == "rated"  # as if the host had given up
+    assert RatingChange.objects.filter(room=room).count() == 2
+
+
+def test_the_host_ends_a_race_on_a_known_code_while_someone_plays_and_it_is_not_rated(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    host, rival = named(), named()
+    room = rooms.create_room(host=host, code="SD1-S1-AAAAAAD", origin=origin("a"))
+    rooms.join_room(room_id=room.pk, player=rival, origin=origin("b"))
+    rooms.start_room(room_id=room.pk, player=host)
+    tokens = walk(room, 4)
     on_commit(capture, lambda: play(room, host, tokens))
     on_commit(capture, lambda: play(room, rival, tokens[:2], finish=False))
-    on_commit(capture, lambda: rooms.end_room(room_id=room.pk, player=host))
+    assert _as(host).get(f"/api/rooms/{room.pk}").json()["host_may_end"] is True
+    with capture(execute=True):
+        ended = _as(host).post(f"/api/rooms/{room.pk}/end")
+    assert ended.status_code == 200 and ended.json()["state"] == "finished"
+    assert not any(row["out_of_time"] for row in ended.json()["players"])  # called off, not out of time
     assert RaceVerdict.objects.get(room=room).reason == "called_off"
-    assert not Rating.objects.exists()
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
 def test_the_rating_board_ranks_by_rating_keeps_provisional_players_apart_and_pages(

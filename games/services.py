@@ -24,7 +24,7 @@ from games.dailies import fair_play, schedule
 from games.deals import secret_codes
 from games.deals.codes import fresh_code, parse_code, parse_variant_or_refuse, stored_code_for
 from games.engine import BLANKS, MAX_LOG_TOKENS, Action, EngineError, Game, Undo, parse_action
-from games.models import GameAction, GameSession, Player, Result
+from games.models import GameAction, GameSession, Player, Result, RoomMember
 from games.results.replay_verification import Refused, outcome_of, verify
 from games.results.store import store_verified
 from games.rooms import progress as room_progress
@@ -46,6 +46,7 @@ MAX_TOKEN_CHARS = 32
 # The budget of a play-out's search, on the request's thread: its position has every card face up.
 PLAY_OUT_SECONDS = 1.0
 GAME_OVER = gettext_noop("This game is over: it accepts no more actions.")
+RACE_TIME_UP = gettext_noop("The race's time is up: your game ends as it stands and places last.")
 UNDO_WOULD_HIDE = gettext_noop(
     "In a ranked game on a hidden deal an undo cannot take back a dealt row or a card turned face up: "
     "each attempt shows only what it played."
@@ -291,6 +292,8 @@ def refuse_unless_on(session: LiveSession, now: dt.datetime) -> None:
         raise Conflict(gettext(GAME_OVER))
     if now < session.started_at:
         raise Conflict(not_started(session, now))
+    if session.time_up(now):  # the closer ends the race at its next round; nothing played meanwhile counts
+        raise Conflict(gettext(RACE_TIME_UP))
 
 
 def judge(session: LiveSession, game: Game, token: str, now: dt.datetime) -> Action:
@@ -414,7 +417,8 @@ def _finish_won_locked(locked: GameSession, game: Game, *, now: dt.datetime) -> 
 def finish_session(*, player: Player, session_id: object, now: dt.datetime | None = None) -> tuple[GameSession, Game]:
     """The player gives up: the game ends as it stands and its log is verified.
 
-    A daily attempt given up after its day's publication ended at that moment.
+    A daily attempt given up after its day's publication ended at that moment; a race's game given
+    up after the race's time limit ran out of time, as the closer would have ended it.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -423,6 +427,8 @@ def finish_session(*, player: Player, session_id: object, now: dt.datetime | Non
             raise Conflict(gettext(GAME_OVER))
         if session.daily is not None:
             now = min(now, session.daily.publishes_at)
+        if live.race_time_up(in_room=session.in_room, started_at=session.started_at, now=now):
+            RoomMember.objects.filter(session_id=session.pk).update(ran_out_of_time=True)
         game = live.game_for(session)
         _finish_locked(session, game, now=now)
         transaction.on_commit(lambda: live.forget(session.id), robust=True)

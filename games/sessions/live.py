@@ -19,10 +19,17 @@ import threading
 import uuid
 from collections import OrderedDict
 
+from django.conf import settings
+
 from games.engine import Game
 from games.models import GameAction, GameSession
 
 CAPACITY = 20_000
+
+
+def race_time_up(*, in_room: bool, started_at: dt.datetime, now: dt.datetime) -> bool:
+    """Whether a game of a race (its clock runs from the race's go) is past RACE_LIMIT_MINUTES."""
+    return in_room and now >= started_at + dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -108,6 +115,10 @@ class LiveSession:
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+    def time_up(self, now: dt.datetime) -> bool:
+        """A race's game past the race's time limit: it takes no more actions (the closer ends the race)."""
+        return race_time_up(in_room=self.in_room, started_at=self.started_at, now=now)
 
     def daily_over(self, now: dt.datetime) -> bool:
         """A daily attempt whose day is published: it takes no more actions."""

@@ -76,6 +76,7 @@ async def act(
         or session.finished
         or session.daily_over(now)  # its closing writes: the thread path's
         or now < session.started_at
+        or session.time_up(now)  # refused on the thread path, in words
     ):
         play.keep(current)
         return Handoff(counted=False)

@@ -13,10 +13,13 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.models import Room, RoomMember
+from games import services as games
+from games.models import GameSession, Room, RoomMember
 from games.rooms import rooms
+from games.sessions import live
 from races.models import RaceVerdict, RatingChange
 from tests.races.race_helpers import on_commit, open_race, play, session_of, walk
+from web.errors import Conflict
 
 pytestmark = [
     pytest.mark.django_db,
@@ -97,3 +100,32 @@ def test_racers_still_playing_at_the_limit_tie_for_last(django_capture_on_commit
         rival.pk: 2,
     }
     assert RaceVerdict.objects.get(room=room).reason == "rated"
+
+
+def test_past_the_limit_a_game_takes_no_action_and_giving_up_runs_out_of_time(
+    django_capture_on_commit_callbacks: Capture, settings: Any
+) -> None:
+    """Between the limit and the closer's next round nothing played counts: an action is refused in
+    words, and a racer who gives up then ran out of time like one the closer finds still playing."""
+    capture = django_capture_on_commit_callbacks
+    room, (host, rival) = open_race(2)
+    tokens = walk(room, 4)
+    on_commit(capture, lambda: play(room, host, tokens[:2], finish=False))
+    on_commit(capture, lambda: play(room, rival, tokens[:1], finish=False))
+    went = timezone.now() - dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES, seconds=1)
+    _started(room, settings.RACE_LIMIT_MINUTES + 1 / 60)
+    for racer in (host, rival):
+        session = session_of(room, racer)
+        GameSession.objects.filter(pk=session.pk).update(started_at=went)
+        live.forget(session.pk)  # the cached copy carries the go time too
+
+    with pytest.raises(Conflict, match="The race's time is up"):
+        games.apply_action(player=host, session_id=session_of(room, host).pk, token=tokens[2])
+    assert session_of(room, host).action_count == 2  # nothing stored
+
+    on_commit(capture, lambda: games.finish_session(player=host, session_id=session_of(room, host).pk))
+    assert RoomMember.objects.get(room=room, player=host).ran_out_of_time
+    with capture(execute=True):
+        assert rooms.end_overdue_races() == 1
+    assert RoomMember.objects.get(room=room, player=rival).ran_out_of_time
+    assert dict(RatingChange.objects.filter(room=room).values_list("player_id", "place")) == {host.pk: 1, rival.pk: 1}

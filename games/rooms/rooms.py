@@ -36,6 +36,7 @@ from games.ranking.keys import RankKey
 from games.results import announcements
 from games.rooms import progress as room_progress
 from games.rooms import race_events
+from games.sessions.starts import new_sessions
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
 
@@ -207,20 +208,12 @@ def start_races(
     sessions: list[GameSession] = []
     members: list[RoomMember] = []
     for (racers, code), stored_code, room in zip(to_start, stored, opened, strict=True):
-        score = Game.from_code(code).score
-        for racer in racers:
-            session = GameSession(
-                player=racer,
-                stored_code=stored_code,
-                ranked=not racer.is_guest,
-                board=None if racer.is_guest else f"code:{code}",
-                code_secret=True,
-                in_room=True,
-                started_at=go,
-                score=score,
-            )
-            sessions.append(session)
-            members.append(RoomMember(room=room, player=racer, session=session))
+        dealt = Game.from_code(code)
+        made = new_sessions(racers, game=dealt, stored_code=stored_code, code_secret=True, in_room=True, started_at=go)
+        sessions += made
+        members += [
+            RoomMember(room=room, player=racer, session=session) for racer, session in zip(racers, made, strict=True)
+        ]
     GameSession.objects.bulk_create(sessions)
     RoomMember.objects.bulk_create(members)
     rooms = iter(opened)

@@ -415,7 +415,8 @@ def _start_batch(races: list[list[Waiting]], variant: str, now: dt.datetime) -> 
         return []
     players = Player.objects.in_bulk([w.player_id for race in ready for w in race])
     lineups = [[players[w.player_id] for w in sorted(race, key=lambda w: (w.joined_at, w.player_id))] for race in ready]
-    started = [each for each in rooms.start_races(lineups, variant, min_racers=RACE_MIN, now=now) if each]
+    outcomes = rooms.start_races(lineups, variant, min_racers=RACE_MIN, now=now)
+    started = [each for each in outcomes if isinstance(each, rooms.Started)]
     MatchedRace.objects.bulk_create([MatchedRace(room=each.room, how=MatchedRace.How.QUICK) for each in started])
     placed = []
     for each in started:

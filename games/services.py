@@ -35,6 +35,7 @@ from games.sessions import play_repository as play
 from games.sessions import pushes as session_pushes
 from games.sessions.live import LiveGame, LiveSession, progress_of
 from games.sessions.play_repository import LogMovedOn
+from games.sessions.starts import new_sessions
 from games.solver import solve_game
 from operations import metrics
 from web import ratelimit
@@ -92,16 +93,15 @@ def start_session(
     else:
         game_code = fresh_code(parse_variant_or_refuse(variant))
     game = Game.from_code(game_code)
-    session = GameSession.objects.create(
-        player=player,
+    (session,) = new_sessions(
+        [player],
+        game=game,
         stored_code=stored_code_for(game_code),
-        ranked=not player.is_guest,
-        board=None if player.is_guest else f"code:{game_code}",
         code_secret=code_secret,
         in_room=in_room,
         started_at=starts_at or now,
-        score=game.score,
     )
+    session.save(force_insert=True)
     if not in_room:  # a race's session is cached once its room names it (the room is in its entry)
         live.put(LiveSession.of(session), game)  # the first view and action need not deal it again
     return session, True

@@ -18,20 +18,26 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from games.dailies.fair_play import Origin
-from games.deals.codes import fresh_code, parse_variant_or_refuse
-from games.models import Player, Room, RoomMember
+from games.deals.codes import parse_variant_or_refuse
+from games.models import Player
 from games.rooms import rooms
 from races import ratings, selectors
 from races.matching import GUESTS_UNRATED
 from races.models import Challenge, MatchedRace
 from races.player_socket import tell_on_commit
 from web import ratelimit
-from web.errors import Conflict, Forbidden, NotFound, Unprocessable
+from web.errors import Conflict, Forbidden, NotFound, RateLimited, Unprocessable
 
 CHALLENGE_SECONDS = 120  # an invitation not answered by then has expired
 CHALLENGES_WINDOW_SECONDS = 600
 TOO_MANY_CHALLENGES = gettext_noop("You have sent too many challenges: wait a few minutes before the next.")
 NO_SUCH_CHALLENGE = gettext_noop("No such challenge.")
+INVITEE_TOO_MANY_GAMES = gettext_noop(
+    "You have started too many games in the last minute: accept the challenge once you may start another."
+)
+CHALLENGER_TOO_MANY_GAMES = gettext_noop(
+    "Your challenger has started too many games in the last minute: accept the challenge once they may start another."
+)
 
 
 def challenge(
@@ -84,26 +90,31 @@ def _player_named(name: object) -> Player:
 def accept(
     *, player: Player, challenge_id: object, origin: Origin | None = None, now: dt.datetime | None = None
 ) -> dict[str, Any]:
-    """The invitee accepts: a room on a fresh hidden deal with both players, started (the countdown).
-    Where each came from (the challenger's when sending, the invitee's `origin`) is kept with it."""
+    """The invitee accepts: both race at once on a fresh hidden deal (the countdown), the challenger
+    hosting, started as the rooms start a service's races (games.rooms.start_races). Refused (429,
+    nothing written, the challenge still open) while either may not start a new game. Where each
+    came from (the challenger's when sending, the invitee's `origin`) is kept with the race."""
     now = now or timezone.now()
     with transaction.atomic():
         answered = _to_answer(player, challenge_id, now)
         challenger = answered.challenger
-        room = Room.objects.create(
-            host=challenger,
-            variant=answered.variant,
-            code=str(fresh_code(answered.variant, long=True)),
-            code_secret=True,
-        )
-        RoomMember.objects.bulk_create([RoomMember(room=room, player=challenger), RoomMember(room=room, player=player)])
+        (outcome,) = rooms.start_races([[challenger, player]], answered.variant, min_racers=2, now=now)
+        if isinstance(outcome, rooms.NotStarted):
+            raise _over_new_games(outcome, invitee=player)
+        room = outcome.room
         MatchedRace.objects.create(room=room, how=MatchedRace.How.CHALLENGE)
         sent_from = Origin(device=answered.device, address=answered.address)
         ratings.record_origins([(room.pk, challenger.pk, sent_from), (room.pk, player.pk, origin or Origin())])
-        rooms.start_room(room_id=room.pk, player=challenger, now=now)  # the challenger over their game limit: 429
         answered.state, answered.answered_at, answered.room = Challenge.State.ACCEPTED, now, room
         answered.save(update_fields=["state", "answered_at", "room"])
         return _told(answered, now)
+
+
+def _over_new_games(left_out: rooms.NotStarted, *, invitee: Player) -> RateLimited:
+    """The invitee's refusal: who may not start a game yet, and when both may (a race of one is no race)."""
+    waits = {racer.pk: seconds for racer, seconds in left_out.over}
+    message = INVITEE_TOO_MANY_GAMES if invitee.pk in waits else CHALLENGER_TOO_MANY_GAMES
+    return ratelimit.refusal(message, max(waits.values(), default=1.0))
 
 
 def decline(*, player: Player, challenge_id: object, now: dt.datetime | None = None) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 6 players of close rating and starts each on a fresh hidden deal (docs/races.md, "Quick match").
 
 The queue is in the database (`QueueEntry`), so any worker may take a player's request, form
-races or answer a poll. Asking is one cheap insert: the request never waits for a pass. The passes
+races or answer a poll. A first ask is one cheap insert: it never waits for a pass. The passes
 run in a thread of each worker (races.matcher), woken by the asks and the polls, one pass over a
 variant at a time across the workers (an advisory lock of the database, tried, never waited for).
 A pass starts its races in batches, each in one transaction that first locks its players' rows
@@ -30,8 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -178,28 +177,73 @@ def _race_sizes_from(by_mu: list[Waiting], first: int, now: dt.datetime) -> list
 async def ask(
     *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
 ) -> dict[str, Any]:
-    """`enqueue`, on the event loop: a first ask is one insert that takes the player's rating and
-    checks they are not racing (and the count of those waiting), committed with the loop's other
-    writes (web.storage); any other ask (again, after a race, for another variant) is `enqueue`'s."""
+    """Put `player` in the queue for `variant` (again: nothing changes but that they are seen) and
+    wake the passes; where they stand. The one way in, on the event loop: sync code asks through
+    asgiref's async_to_sync. A first ask is one insert that reads the player's rating and checks
+    they are not racing (with the count of those waiting), committed with the loop's other writes
+    (web.storage). Any other ask takes one more round trip: an entry whose race is over makes way
+    and the insert is tried again; a waiting entry of this variant is marked seen; else refused."""
     now = now or timezone.now()
     if player.is_guest:
         raise Forbidden(gettext(GUESTS_UNRATED))
     chosen = parse_variant_or_refuse(variant)
-    at = storage.values_database().ops.adapt_datetimefield_value(now)
-    since = storage.values_database().ops.adapt_datetimefield_value(now - dt.timedelta(seconds=STALE_SECONDS))
-    game = ratings.game_of(chosen)
-    params = {"player": player.pk, "game": game, "variant": chosen, "now": at, "since": since}
-    where = origin or Origin()
-    # Each string once a statement: PostgreSQL deduces one type a parameter (text here, varchar there).
-    first = {**params, "rated_in": game, "device": where.device, "address": where.address, **_FIXED}
-    asked, waiting = await storage.commit_each([(_FIRST_ASK, first), (_WAITING, params)])
-    if asked is None:
-        return await sync_to_async(enqueue)(player=player, variant=chosen, origin=origin, now=now)
+    values = _values(player, chosen, origin or Origin(), now)
+    asked, waiting = await storage.commit_each([(_FIRST_ASK, values), (_WAITING, values)])
+    joined_at = now
+    if asked is None:  # asked before (again, after a race, for another variant), or racing
+        _, asked, _, entry, waiting = await storage.commit_each(
+            [(_CLEAR_PLACED, values), (_FIRST_ASK, values), (_SEEN, values), (_ENTRY, values), (_WAITING, values)]
+        )
+        if asked is None:
+            assert entry is not None  # a left join of one row always gives it
+            joined_at = _waiting_since(entry, chosen)
     matcher.wake(chosen)
     assert waiting is not None
-    return {"state": "waiting", "variant": chosen, "waiting": waiting[0], "waited_ms": 0, "room": None}
+    waited_ms = int(max(0.0, (now - joined_at).total_seconds()) * 1000)
+    return {"state": "waiting", "variant": chosen, "waiting": waiting[0], "waited_ms": waited_ms, "room": None}
 
 
+def _values(player: Player, variant: str, origin: Origin, now: dt.datetime) -> dict[str, Any]:
+    """The parameters of the ask's statements. Each string at most once a statement: PostgreSQL
+    deduces one type a parameter (text here, varchar there)."""
+    adapt = storage.values_database().ops.adapt_datetimefield_value
+    game = ratings.game_of(variant)
+    return {
+        "player": player.pk,
+        "game": game,
+        "rated_in": game,
+        "variant": variant,
+        "now": adapt(now),
+        "since": adapt(now - dt.timedelta(seconds=STALE_SECONDS)),
+        "device": origin.device,
+        "address": origin.address,
+        "default_mu": selectors.DEFAULT_MU,
+        "racing": Room.State.RACING.value,
+    }
+
+
+def _waiting_since(entry: storage.Row, chosen: str) -> dt.datetime:
+    """When the player's entry joined the queue for `chosen`, as the ask's second round trip left
+    it; else the refusal that says why they cannot wait for it."""
+    variant, room_id, joined_at, racing = entry
+    if variant is not None and room_id is None and variant != chosen:
+        raise Conflict(
+            gettext("You are already waiting for a race of %(variant)s: cancel it before you ask for another.")
+            % {"variant": variant}
+        )
+    if racing:
+        raise Conflict(gettext("You are in a race already: finish it before you ask for another."))
+    if variant is None or room_id is not None:  # crossed by another request of the player's (a cancel)
+        raise Conflict(gettext(ALREADY_WAITING))
+    return storage.stored_datetime(joined_at)
+
+
+_RACING = f"""EXISTS (
+  SELECT 1 FROM {RoomMember._meta.db_table} m
+  JOIN {Room._meta.db_table} r ON r.id = m.room_id
+  JOIN {GameSession._meta.db_table} s ON s.id = m.session_id
+  WHERE m.player_id = %(player)s AND r.state = %(racing)s AND s.finished_at IS NULL
+)"""
 _FIRST_ASK = f"""INSERT INTO {QueueEntry._meta.db_table} (
   player_id, game, variant, mu, joined_at, seen_at, room_id, device, address
 )
@@ -208,68 +252,20 @@ SELECT %(player)s, %(game)s, %(variant)s,
     (SELECT mu FROM {Rating._meta.db_table} WHERE player_id = %(player)s AND game = %(rated_in)s), %(default_mu)s
   ),
   %(now)s, %(now)s, NULL, %(device)s, %(address)s
-WHERE NOT EXISTS (
-  SELECT 1 FROM {RoomMember._meta.db_table} m
-  JOIN {Room._meta.db_table} r ON r.id = m.room_id
-  JOIN {GameSession._meta.db_table} s ON s.id = m.session_id
-  WHERE m.player_id = %(player)s AND r.state = %(racing)s AND s.finished_at IS NULL
-)
+WHERE NOT {_RACING}
 ON CONFLICT (player_id) DO NOTHING
 RETURNING player_id"""
-_FIXED = {"default_mu": selectors.DEFAULT_MU, "racing": Room.State.RACING.value}
 _WAITING = f"""SELECT count(*) FROM {QueueEntry._meta.db_table}
 WHERE variant = %(variant)s AND room_id IS NULL AND seen_at >= %(since)s"""
-
-
-def enqueue(
-    *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
-) -> dict[str, Any]:
-    """Put `player` in the queue for `variant` (again: nothing changes) and wake the passes; the status."""
-    now = now or timezone.now()
-    if player.is_guest:
-        raise Forbidden(gettext(GUESTS_UNRATED))
-    chosen = parse_variant_or_refuse(variant)
-    with transaction.atomic():
-        entry = QueueEntry.objects.select_for_update().filter(player=player).first()
-        if entry is not None and entry.room_id is None and entry.variant != chosen:
-            raise Conflict(
-                gettext("You are already waiting for a race of %(variant)s: cancel it before you ask for another.")
-                % {"variant": entry.variant}
-            )
-        if entry is not None and entry.room_id is not None:
-            entry.delete()  # placed before: the new request replaces it, unless the race is still on (below)
-            entry = None
-        if _racing(player):
-            raise Conflict(gettext("You are in a race already: finish it before you ask for another."))
-        if entry is None:
-            game = ratings.game_of(chosen)
-            mu = selectors.match_mu([player.pk], game)[player.pk]
-            try:
-                with transaction.atomic():
-                    where = origin or Origin()
-                    QueueEntry.objects.create(
-                        player=player,
-                        game=game,
-                        variant=chosen,
-                        mu=mu,
-                        joined_at=now,
-                        seen_at=now,
-                        device=where.device,
-                        address=where.address,
-                    )
-            except IntegrityError:  # the same player's other request got there first
-                raise Conflict(gettext(ALREADY_WAITING)) from None
-        else:
-            entry.seen_at = now
-            entry.save(update_fields=["seen_at"])
-    transaction.on_commit(lambda: matcher.wake(chosen))
-    return status(player=player, now=now)
-
-
-def _racing(player: Player) -> bool:
-    return RoomMember.objects.filter(
-        player=player, room__state=Room.State.RACING, session__isnull=False, session__finished_at=None
-    ).exists()
+# A placed entry makes way for a new ask once its race is over for the player.
+_CLEAR_PLACED = f"""DELETE FROM {QueueEntry._meta.db_table}
+WHERE player_id = %(player)s AND room_id IS NOT NULL AND NOT {_RACING}"""
+# A waiting entry of the variant asked for is seen. A pass placing it holds its row: this waits for
+# that pass, then finds the entry placed (and the player racing).
+_SEEN = f"""UPDATE {QueueEntry._meta.db_table} SET seen_at = %(now)s
+WHERE player_id = %(player)s AND room_id IS NULL AND variant = %(variant)s AND seen_at < %(now)s"""
+_ENTRY = f"""SELECT q.variant, q.room_id, q.joined_at, {_RACING}
+FROM (SELECT 1 AS one) AS asked LEFT JOIN {QueueEntry._meta.db_table} q ON q.player_id = %(player)s"""
 
 
 def poll(*, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
@@ -419,7 +415,8 @@ def _start_batch(races: list[list[Waiting]], variant: str, now: dt.datetime) -> 
         return []
     players = Player.objects.in_bulk([w.player_id for race in ready for w in race])
     lineups = [[players[w.player_id] for w in sorted(race, key=lambda w: (w.joined_at, w.player_id))] for race in ready]
-    started = [each for each in rooms.start_races(lineups, variant, min_racers=RACE_MIN, now=now) if each]
+    outcomes = rooms.start_races(lineups, variant, min_racers=RACE_MIN, now=now)
+    started = [each for each in outcomes if isinstance(each, rooms.Started)]
     MatchedRace.objects.bulk_create([MatchedRace(room=each.room, how=MatchedRace.How.QUICK) for each in started])
     placed = []
     for each in started:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import functools
 import select
 import threading
@@ -89,6 +90,13 @@ def fetch_each(statements: Statements) -> list[Row | None]:
             row = cursor.fetchone() if cursor.description is not None else None
             rows.append(None if row is None else tuple(row))
     return rows
+
+
+def stored_datetime(value: dt.datetime | str) -> dt.datetime:
+    """A timestamp as a row of these functions gives it: aware on PostgreSQL; on SQLite in UTC as
+    Django writes it there (`values_database().ops.adapt_datetimefield_value`), naive or as text."""
+    moment = dt.datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
 @functools.cache

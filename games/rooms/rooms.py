@@ -40,6 +40,7 @@ from games.ranking.keys import RankKey
 from games.results import announcements
 from games.rooms import progress as room_progress
 from games.rooms import race_events
+from games.sessions.starts import new_sessions
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
 
@@ -168,30 +169,41 @@ class Started:
     racers: list[Player]
 
 
+@dataclass(frozen=True)
+class NotStarted:
+    """A line-up too few of whom may start a game now: each racer over the new-games limit, with
+    the seconds until their window lets them start one."""
+
+    over: list[tuple[Player, float]]
+
+
 def start_races(
     lineups: Sequence[Sequence[Player]], variant: str, *, min_racers: int, now: dt.datetime | None = None
-) -> list[Started | None]:
+) -> list[Started | NotStarted]:
     """Open and start at once a room for each line-up (its host first) on a fresh hidden deal of
-    `variant`, in bulk and in the caller's transaction: the races a service forms (races.matching).
+    `variant`, in bulk and in the caller's transaction: the races a service forms (races.matching,
+    races.challenges).
 
     As at start_room, each racer's game counts against their new games (all in one round trip);
     one over the limit is left out (the next in line hosts), and a line-up left with fewer than
     `min_racers` is not started (its counted games given back). Nothing is pushed: no socket watches
-    a room nobody has been told of yet. The rooms in the line-ups' order, None where not started."""
+    a room nobody has been told of yet. Each line-up's outcome, in their order."""
     now = now or timezone.now()
     go = now + dt.timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     attempts = iter(count_new_games([racer for lineup in lineups for racer in lineup]))
-    kept: list[list[Player] | None] = []
+    kept: list[list[Player] | NotStarted] = []
     for lineup in lineups:
         counted = [(racer, next(attempts)) for racer in lineup]
         allowed = [(racer, attempt) for racer, attempt in counted if not over_new_games(attempt)]
         if len(allowed) < min_racers:
             for _, attempt in allowed:
                 ratelimit.give_back(attempt)
-            kept.append(None)
+            kept.append(
+                NotStarted([(racer, attempt.seconds_left) for racer, attempt in counted if over_new_games(attempt)])
+            )
         else:
             kept.append([racer for racer, _ in allowed])
-    to_start = [(racers, fresh_code(variant, long=True)) for racers in kept if racers is not None]
+    to_start = [(racers, fresh_code(variant, long=True)) for racers in kept if isinstance(racers, list)]
     stored = StoredCode.objects.bulk_create(
         [StoredCode(code=str(code), game=code.game, variant=code.variant) for _, code in to_start],
         update_conflicts=True,  # a code drawn twice (as good as never) is the one row
@@ -214,24 +226,16 @@ def start_races(
     sessions: list[GameSession] = []
     members: list[RoomMember] = []
     for (racers, code), stored_code, room in zip(to_start, stored, opened, strict=True):
-        score = Game.from_code(code).score
-        for racer in racers:
-            session = GameSession(
-                player=racer,
-                stored_code=stored_code,
-                ranked=not racer.is_guest,
-                board=None if racer.is_guest else f"code:{code}",
-                code_secret=True,
-                in_room=True,
-                started_at=go,
-                score=score,
-            )
-            sessions.append(session)
-            members.append(RoomMember(room=room, player=racer, session=session))
+        dealt = Game.from_code(code)
+        made = new_sessions(racers, game=dealt, stored_code=stored_code, code_secret=True, in_room=True, started_at=go)
+        sessions += made
+        members += [
+            RoomMember(room=room, player=racer, session=session) for racer, session in zip(racers, made, strict=True)
+        ]
     GameSession.objects.bulk_create(sessions)
     RoomMember.objects.bulk_create(members)
     rooms = iter(opened)
-    return [None if racers is None else Started(room=next(rooms), racers=racers) for racers in kept]
+    return [Started(room=next(rooms), racers=racers) if isinstance(racers, list) else racers for racers in kept]
 
 
 def _may_start_a_game(racer: Player) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -17,9 +18,11 @@ from games.models import GameSession, Player, Room
 from races import challenges
 from races.models import Challenge, MatchedRace
 from tests.conftest import make_player
+from tests.security.snapshot import snapshot
 
 APP = URLRouter(websocket_urlpatterns)
 VARIANT = "RU1-C"
+CODE = "SP1-S1C-AAAAAAA"
 
 
 def _as(player: Player) -> APIClient:
@@ -50,6 +53,39 @@ def test_a_challenge_accepted_starts_a_race_of_both_on_a_hidden_fresh_deal() -> 
     again = _as(bo).post(f"/api/challenges/{challenge['id']}/accept")
     assert again.status_code == 409 and "answered already" in again.json()["error"]["message"]
     assert Room.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("spent", "language", "words"),
+    [
+        ("bo", "en", "You have started too many games in the last minute: accept the challenge once you may"),
+        ("ada", "en", "Your challenger has started too many games in the last minute: accept the challenge once"),
+        ("bo", "fi", "hyväksy haaste, kun saat"),
+        ("ada", "hr", "Vaš izazivač ima previše novih igara"),
+    ],
+)
+def test_an_accept_while_either_may_not_start_a_game_is_refused_in_words_and_writes_nothing(
+    settings: Any, spent: str, language: str, words: str
+) -> None:
+    settings.RATE_SESSION_STARTS = 2
+    players = {"ada": make_player("ada"), "bo": make_player("bo")}
+    clients = {name: _as(player) for name, player in players.items()}
+    challenge = _send(players["ada"], "bo").json()
+    for _ in range(2):  # `spent` uses up their new games of the minute
+        assert clients[spent].post("/api/sessions", {"code": CODE}, format="json").status_code == 201
+    before = snapshot()
+    refused = clients["bo"].post(f"/api/challenges/{challenge['id']}/accept", HTTP_ACCEPT_LANGUAGE=language)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert words in refused.json()["error"]["message"]
+    assert snapshot() == before  # no race of one: no room, no game, the challenge still open
+    other = clients["ada" if spent == "bo" else "bo"]  # their game counted for the race is given back
+    assert [other.post("/api/sessions", {"code": CODE}, format="json").status_code for _ in range(3)] == [201, 201, 429]
+    settings.RATE_SESSION_STARTS = 10  # once both may start a game, the same challenge is accepted
+    accepted = clients["bo"].post(f"/api/challenges/{challenge['id']}/accept")
+    assert accepted.status_code == 200
+    room = Room.objects.get(pk=accepted.json()["room"])
+    assert set(room.members.values_list("player__username", flat=True)) == {"ada", "bo"}
 
 
 @pytest.mark.django_db

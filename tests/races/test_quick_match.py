@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -47,6 +48,9 @@ def _as(player: Player) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=player)[0].key}")
     return client
+
+
+_ask = async_to_sync(matching.ask)  # as sync code asks: through the one path
 
 
 def _rated(name: str, mu: float | None = None) -> Player:
@@ -152,8 +156,8 @@ def _keeps_the_rules(race: list[Waiting], now: dt.datetime) -> bool:
 @pytest.mark.django_db
 def test_players_far_apart_race_once_their_wait_has_widened_the_range() -> None:
     low, high = _rated("low", 25.0), _rated("high", 33.0)  # 8 apart: the range reaches 9 after 10 s
-    matching.enqueue(player=low, variant=VARIANT, now=T0)
-    matching.enqueue(player=high, variant=VARIANT, now=T0)
+    _ask(player=low, variant=VARIANT, now=T0)
+    _ask(player=high, variant=VARIANT, now=T0)
     for seconds in (1, 6):
         QueueEntry.objects.update(seen_at=_at(seconds))
         assert matching.run_pass(VARIANT, now=_at(seconds)) == []
@@ -172,7 +176,7 @@ def test_players_far_apart_race_once_their_wait_has_widened_the_range() -> None:
 @pytest.mark.django_db
 def test_an_unrated_player_waits_at_the_default_rating() -> None:
     player = _rated("fresh")
-    matching.enqueue(player=player, variant=VARIANT, now=T0)
+    _ask(player=player, variant=VARIANT, now=T0)
     assert QueueEntry.objects.get(player=player).mu == 25.0
 
 
@@ -194,7 +198,7 @@ def test_the_waiting_player_sees_how_many_wait_and_can_cancel(woken: _Woken) -> 
 def test_a_placed_player_cannot_cancel_and_cannot_queue_while_racing() -> None:
     players = [_rated(f"r{i}", 25.0) for i in range(6)]
     for player in players:
-        matching.enqueue(player=player, variant=VARIANT)
+        _ask(player=player, variant=VARIANT)
     matching.run_pass(VARIANT)  # six close players race at once
     assert Room.objects.count() == 1
     refused = _as(players[0]).delete("/api/match")
@@ -216,6 +220,31 @@ def test_a_second_queue_is_refused_in_words_and_asking_again_changes_nothing() -
 
 
 @pytest.mark.django_db
+def test_asking_again_while_waiting_keeps_the_place_and_says_how_long_it_was_waited() -> None:
+    player = _rated("again", 25.0)
+    _ask(player=player, variant=VARIANT, now=T0)
+    answer = _ask(player=player, variant=VARIANT, now=_at(7))
+    assert (answer["state"], answer["waited_ms"], answer["waiting"]) == ("waiting", 7000, 1)
+    entry = QueueEntry.objects.get(player=player)
+    assert (entry.joined_at, entry.seen_at) == (T0, _at(7))
+
+
+@pytest.mark.django_db
+def test_a_placed_player_asks_again_once_their_race_is_over() -> None:
+    players = [_rated(f"o{i}", 25.0) for i in range(6)]
+    for player in players:
+        _ask(player=player, variant=VARIANT, now=T0)
+    (room,) = matching.run_pass(VARIANT, now=_at(1))
+    GameSession.objects.filter(room_member__room=room).update(finished_at=_at(60))
+    Room.objects.filter(pk=room.pk).update(state=Room.State.FINISHED)
+    answer = _ask(player=players[0], variant="SP1-S1C", now=_at(61))
+    assert (answer["state"], answer["variant"], answer["waited_ms"], answer["room"]) == ("waiting", "SP1-S1C", 0, None)
+    entry = QueueEntry.objects.get(player=players[0])
+    assert (entry.variant, entry.room_id, entry.joined_at, entry.game) == ("SP1-S1C", None, _at(61), "SP")
+    assert QueueEntry.objects.filter(room=room).count() == 5  # the others' placements stay as they were
+
+
+@pytest.mark.django_db
 def test_refusals_in_the_players_language_and_nothing_written() -> None:
     guest = Player.objects.create(username="~guest", is_guest=True)
     refused = _as(guest).post("/api/match", {"variant": VARIANT}, format="json", HTTP_ACCEPT_LANGUAGE="fi")
@@ -230,8 +259,8 @@ def test_refusals_in_the_players_language_and_nothing_written() -> None:
 @pytest.mark.django_db
 def test_a_player_gone_quiet_is_dropped_not_placed() -> None:
     quiet, polling = _rated("quiet", 25.0), _rated("polling", 25.0)
-    matching.enqueue(player=quiet, variant=VARIANT, now=T0)
-    matching.enqueue(player=polling, variant=VARIANT, now=_at(matching.STALE_SECONDS))
+    _ask(player=quiet, variant=VARIANT, now=T0)
+    _ask(player=polling, variant=VARIANT, now=_at(matching.STALE_SECONDS))
     assert matching.run_pass(VARIANT, now=_at(matching.STALE_SECONDS + 1)) == []
     assert list(QueueEntry.objects.values_list("player__username", flat=True)) == ["polling"]
 

@@ -5,9 +5,9 @@ Run: .venv/bin/python bench/matching.py --players 1000 --workers 3 [--profile]
 Starts the stack (bench/stack.py), makes `--players` players with tokens and a rating each in
 Spider (mu drawn around 25, sd `--spread`, fixed seed), opens each player's own socket (/ws/me/) as
 their page does, then sends every player's `POST /api/match` at once, spread over the workers (one
-refused with 503 or 429 asks again a second later). Each player then polls `GET /api/match` every
-2 s, as the page does, on the next worker, and is placed when its socket or a poll first names its
-room. Prints:
+refused with 503 or 429 asks again a second later). Each player then asks again every 2 s, as the
+page does, on the next worker, and is placed when its socket or an answer first names its room.
+Prints:
   - the answers to the requests by status (every try counted);
   - the time from the burst to each player's placement (p50 / p99 / max), and how many were placed;
   - the races formed by size, read from the database;
@@ -34,7 +34,7 @@ from bench import profile  # noqa: E402
 from bench.stack import CpuMeter, Stack, headers, make_players, summary  # noqa: E402
 
 VARIANT = "SP1-S1C"
-POLL_SECONDS = 2.0  # as the rooms page polls
+AGAIN_SECONDS = 2.0  # as the rooms page asks again while waiting
 
 
 def set_up(count: int, spread: float) -> list[tuple[int, str]]:
@@ -75,7 +75,7 @@ async def listen(
     http: aiohttp.ClientSession, stack: Stack, player: Player, opened: asyncio.Event, opening: asyncio.Semaphore
 ) -> None:
     """The player's own socket, opened a few at a time (a thousand handshakes at once overflow a
-    worker's listen queue); a player whose socket does not open learns from its polls."""
+    worker's listen queue); a player whose socket does not open learns from its asks."""
     port = stack.port(player.n)
     try:
         async with opening:
@@ -95,10 +95,10 @@ async def listen(
                 return
 
 
-async def ask_and_poll(
+async def ask_until_placed(
     http: aiohttp.ClientSession, stack: Stack, player: Player, statuses: Counter[int | str], until: float
 ) -> None:
-    """Ask (again after a 503 or a 429, as the page's player would), then poll until placed."""
+    """Ask (again after a 503 or a 429, as the page's player would), then ask again until placed."""
     while time.perf_counter() < until:
         try:
             async with http.post(
@@ -117,22 +117,21 @@ async def ask_and_poll(
         await asyncio.sleep(1.0)
     while not player.placed.is_set() and time.perf_counter() < until:
         try:
-            await asyncio.wait_for(player.placed.wait(), POLL_SECONDS)
+            await asyncio.wait_for(player.placed.wait(), AGAIN_SECONDS)
             return
         except TimeoutError:
             pass
         try:
-            async with http.get(f"{stack.http(player.n + 1)}/api/match", headers=headers(player.token)) as answer:
+            async with http.post(
+                f"{stack.http(player.n + 1)}/api/match", json={"variant": VARIANT}, headers=headers(player.token)
+            ) as answer:
                 body = await answer.json()
                 if answer.status == 200 and body.get("room"):
                     player.told(body["room"])
-                elif answer.status == 404:
-                    statuses["poll 404: dropped"] += 1
-                    return
-                elif answer.status != 200:
-                    statuses[f"poll {answer.status}"] += 1
+                elif answer.status != 202:
+                    statuses[f"again {answer.status}"] += 1
         except (aiohttp.ClientError, TimeoutError) as error:
-            statuses[f"poll {type(error).__name__}"] += 1
+            statuses[f"again {type(error).__name__}"] += 1
 
 
 Runs = list[tuple[subprocess.Popen[bytes], Path]] | None
@@ -153,7 +152,7 @@ async def drive(
         statuses: Counter[int | str] = Counter()
         start = time.perf_counter()
         runs = profile.start(stack.pids(), profile_seconds, profile_dir) if profile_dir is not None else None
-        await asyncio.gather(*(ask_and_poll(http, stack, p, statuses, start + limit) for p in players))
+        await asyncio.gather(*(ask_until_placed(http, stack, p, statuses, start + limit) for p in players))
         for listener in listeners:
             listener.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
@@ -197,7 +196,7 @@ def main() -> None:
         )
         print(f"{args.players} players ask for a race of {VARIANT} at once, {args.workers} workers")
         print(f"answers by status: {dict(sorted(statuses.items(), key=str))}")
-        print(f"player sockets that did not open (they poll only): {sum(p.socket_failed for p in players)}")
+        print(f"player sockets that did not open (they learn from their asks): {sum(p.socket_failed for p in players)}")
         times = sorted(p.placed_at - start for p in players if p.placed_at is not None)
         print(f"placed: {len(times)} of {len(players)}")
         if times:

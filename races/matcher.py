@@ -1,11 +1,11 @@
 """The quick match's passes, off the request path: one thread a worker process runs them.
 
-A request that puts a player in the queue, or a waiting player's poll, only wakes the thread
+An ask (a player's first, or a waiting player's next every few seconds) only wakes the thread
 (`wake`): no request waits for a pass or holds a database connection for one. Awake, the thread
 runs a pass over each variant it was woken for, then again every PASS_SECONDS while anyone still
 waits for that variant (the widening depends on the time only), and sleeps once nobody does. Each
 worker's thread does so; the passes themselves take turns across the workers (races.matching
-.only_pass), so a worker that dies leaves the others passing, and the polls of its players wake
+.only_pass), so a worker that dies leaves the others passing, and the asks of its players wake
 whichever worker they reach.
 """
 

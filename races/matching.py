@@ -2,8 +2,8 @@
 6 players of close rating and starts each on a fresh hidden deal (docs/races.md, "Quick match").
 
 The queue is in the database (`QueueEntry`), so any worker may take a player's request, form
-races or answer a poll. A first ask is one cheap insert: it never waits for a pass. The passes
-run in a thread of each worker (races.matcher), woken by the asks and the polls, one pass over a
+races or answer a look. A first ask is one cheap insert: it never waits for a pass. The passes
+run in a thread of each worker (races.matcher), woken by the asks, one pass over a
 variant at a time across the workers (an advisory lock of the database, tried, never waited for).
 A pass starts its races in batches, each in one transaction that first locks its players' rows
 (`select_for_update(skip_locked=True)`) and writes every room, session and placement in bulk: a
@@ -11,9 +11,10 @@ worker that dies mid-pass leaves that batch's players waiting (the transaction r
 player is placed only from a row still unplaced and held, so nobody is placed twice (SQLite runs
 one writer at a time).
 
-A waiting player's page polls every 2 s: the poll is the sign that they are still there (a player
-gone quiet is dropped, not placed in a race they will never see), and it wakes the worker it
-reaches, so that the passes go on whichever workers live.
+A waiting player's page asks again every 2 s: the ask is the sign that they are still there (a
+player gone quiet is dropped, not placed in a race they will never see), and it wakes the worker it
+reaches, so that the passes go on whichever workers live. Once placed, asking again for the same
+variant answers the race. Reading where one stands (`status`, the GET) writes nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import logging
 import math
 import threading
 import time
+import uuid
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -50,7 +52,6 @@ log = logging.getLogger(__name__)
 RACE_MIN, RACE_MAX = 2, 6
 FILL_SECONDS = 5  # a race of fewer than RACE_MAX forms once its longest waiter has waited this long
 STALE_SECONDS = 20  # a waiting player not heard from for this long is dropped from the queue
-SEEN_EVERY_SECONDS = 5  # a poll refreshes its player's `seen_at` when older than this
 PASS_SECONDS = 0.5  # a worker's passes over a variant this often while anyone waits (races.matcher)
 PASS_BUDGET_SECONDS = 2.0  # a pass starts no batch after this long (the next pass goes on)
 BATCH_RACES = 50  # races started in one transaction
@@ -177,12 +178,13 @@ def _race_sizes_from(by_mu: list[Waiting], first: int, now: dt.datetime) -> list
 async def ask(
     *, player: Player, variant: object, origin: Origin | None = None, now: dt.datetime | None = None
 ) -> dict[str, Any]:
-    """Put `player` in the queue for `variant` (again: nothing changes but that they are seen) and
-    wake the passes; where they stand. The one way in, on the event loop: sync code asks through
-    asgiref's async_to_sync. A first ask is one insert that reads the player's rating and checks
-    they are not racing (with the count of those waiting), committed with the loop's other writes
-    (web.storage). Any other ask takes one more round trip: an entry whose race is over makes way
-    and the insert is tried again; a waiting entry of this variant is marked seen; else refused."""
+    """Put `player` in the queue for `variant` (again: nothing changes but that they are seen; once
+    placed: the race formed for them) and wake the passes; where they stand. The one way in, on the
+    event loop: sync code asks through asgiref's async_to_sync. A first ask is one insert that reads
+    the player's rating and checks they are not racing (with the count of those waiting), committed
+    with the loop's other writes (web.storage). Any other ask takes one more round trip: an entry
+    whose race is over makes way and the insert is tried again; a waiting entry of this variant is
+    marked seen; an entry placed in a race still on answers it; else refused."""
     now = now or timezone.now()
     if player.is_guest:
         raise Forbidden(gettext(GUESTS_UNRATED))
@@ -196,6 +198,9 @@ async def ask(
         )
         if asked is None:
             assert entry is not None  # a left join of one row always gives it
+            placed = _placed(entry, chosen)
+            if placed is not None:
+                return {"state": "placed", "variant": chosen, "waiting": waiting[0], "waited_ms": 0, "room": placed}
             joined_at = _waiting_since(entry, chosen)
     matcher.wake(chosen)
     assert waiting is not None
@@ -220,6 +225,13 @@ def _values(player: Player, variant: str, origin: Origin, now: dt.datetime) -> d
         "default_mu": selectors.DEFAULT_MU,
         "racing": Room.State.RACING.value,
     }
+
+
+def _placed(entry: storage.Row, chosen: str) -> str | None:
+    """The room of the race formed for this ask's variant, while the player races in it."""
+    variant, room_id, _, racing = entry
+    placed = room_id is not None and racing and variant == chosen
+    return str(uuid.UUID(str(room_id))) if placed else None  # SQLite gives the id as bare hex
 
 
 def _waiting_since(entry: storage.Row, chosen: str) -> dt.datetime:
@@ -268,30 +280,9 @@ _ENTRY = f"""SELECT q.variant, q.room_id, q.joined_at, {_RACING}
 FROM (SELECT 1 AS one) AS asked LEFT JOIN {QueueEntry._meta.db_table} q ON q.player_id = %(player)s"""
 
 
-def poll(*, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
-    """A waiting player's poll: they are still there; a pass may run; where they stand."""
+def status(*, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
+    """Where the player's quick match stands; writes nothing (asking again is the sign of life)."""
     now = now or timezone.now()
-    entry = QueueEntry.objects.filter(player=player).first()
-    if entry is None:
-        raise NotFound(gettext(NOT_WAITING))
-    if entry.room_id is None:
-        if (now - entry.seen_at).total_seconds() >= SEEN_EVERY_SECONDS:
-            _seen(player, now)
-        variant = entry.variant
-        transaction.on_commit(lambda: matcher.wake(variant))
-    return status(player=player, now=now)
-
-
-def _seen(player: Player, now: dt.datetime) -> None:
-    """Refresh `seen_at` unless a pass holds the row: that pass is placing the player, or lets go soon."""
-    with transaction.atomic():
-        locked = _lockable(QueueEntry.objects.filter(player=player, room=None)).first()
-        if locked is not None:
-            locked.seen_at = now
-            locked.save(update_fields=["seen_at"])
-
-
-def status(*, player: Player, now: dt.datetime) -> dict[str, Any]:
     entry = QueueEntry.objects.filter(player=player).first()
     if entry is None:
         raise NotFound(gettext(NOT_WAITING))

@@ -138,7 +138,7 @@ class QueueEntry(models.Model):
     variant = models.CharField(max_length=16)
     mu = models.FloatField()  # the rating when the player asked: races are formed by it
     joined_at = models.DateTimeField()
-    seen_at = models.DateTimeField()  # the player's last poll: one gone quiet is not placed
+    seen_at = models.DateTimeField()  # the player's last ask: one gone quiet is not placed
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     # Where the player asked from (keyed hashes, games.dailies.fair_play), kept as their RacerOrigin once placed.
     device = models.CharField(max_length=64, blank=True, default="")

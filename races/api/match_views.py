@@ -66,7 +66,10 @@ class QueueView(AsyncAPIView):  # async: a crowd asking at once waits on no thre
 
     @extend_schema(
         operation_id="quick_match",
-        summary="Ask for a rated race of a variant against players of close rating (again: your place as it is)",
+        summary=(
+            "Ask for a rated race of a variant against players of close rating; ask again every few seconds "
+            "while waiting (a silent player is dropped): your place as it is, or once placed, your race"
+        ),
         request=VariantSerializer,
         responses={202: QueueDocument, 200: QueueDocument, **refusals(400, 401, 403, 409, 422, 429)},
     )
@@ -79,11 +82,11 @@ class QueueView(AsyncAPIView):  # async: a crowd asking at once waits on no thre
 
     @extend_schema(
         operation_id="quick_match_status",
-        summary="Where your quick match stands (poll every few seconds while waiting: a silent player is dropped)",
+        summary="Where your quick match stands (a look: it does not keep you in the queue)",
         responses={200: QueueDocument, **refusals(401, 404, 429)},
     )
     async def get(self, request: Request) -> Response:
-        return Response(await sync_to_async(matching.poll)(player=guests.player(request)))
+        return Response(await sync_to_async(matching.status)(player=guests.player(request)))
 
     @extend_schema(
         operation_id="cancel_quick_match",

@@ -195,7 +195,7 @@ def test_the_waiting_player_sees_how_many_wait_and_can_cancel(woken: _Woken) -> 
 
 
 @pytest.mark.django_db
-def test_a_placed_player_cannot_cancel_and_cannot_queue_while_racing() -> None:
+def test_a_placed_player_cannot_cancel_is_answered_the_race_and_cannot_queue_while_racing() -> None:
     players = [_rated(f"r{i}", 25.0) for i in range(6)]
     for player in players:
         _ask(player=player, variant=VARIANT)
@@ -203,9 +203,12 @@ def test_a_placed_player_cannot_cancel_and_cannot_queue_while_racing() -> None:
     assert Room.objects.count() == 1
     refused = _as(players[0]).delete("/api/match")
     assert refused.status_code == 409 and "race has been found" in refused.json()["error"]["message"]
-    again = _as(players[0]).post("/api/match", {"variant": VARIANT}, format="json")
-    assert again.status_code == 409 and "in a race already" in again.json()["error"]["message"]
-    assert QueueEntry.objects.filter(room__isnull=False).count() == 6
+    room = Room.objects.get()
+    again = _as(players[0]).post("/api/match", {"variant": VARIANT}, format="json")  # the page's next ask
+    assert again.status_code == 200 and (again.json()["state"], again.json()["room"]) == ("placed", str(room.pk))
+    other = _as(players[0]).post("/api/match", {"variant": "SP1-S1C"}, format="json")
+    assert other.status_code == 409 and "in a race already" in other.json()["error"]["message"]
+    assert QueueEntry.objects.filter(room=room).count() == 6
 
 
 @pytest.mark.django_db

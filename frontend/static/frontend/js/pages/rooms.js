@@ -39,8 +39,10 @@ if (matchForm) {
   const find = matchForm.querySelector("[data-find]");
   const matchError = matchForm.querySelector(".form-error");
   let timer = null;
+  let active = false; // waiting: an answer that arrives after a cancel is dropped, not shown
 
   const waiting = (on) => {
+    active = on;
     find.disabled = on;
     cancel.hidden = !on;
     statusLine.hidden = !on;
@@ -56,26 +58,37 @@ if (matchForm) {
       { variant: status.variant, n: status.waiting },
     );
     waiting(true);
-    // The poll also tells the server this player is still here: one gone quiet is not placed.
-    timer = setTimeout(poll, 2000);
+    // Asking again tells the server this player is still here (one gone quiet is not placed); once
+    // placed, the answer names the race.
+    clearTimeout(timer);
+    timer = setTimeout(() => ask(status.variant), 2000);
   };
   const failed = (error) => {
     waiting(false);
     matchError.textContent = error.message;
     matchError.hidden = false;
   };
-  async function poll() {
-    try { shown(await get("/api/match")); } catch (error) { if (error.status === 404) waiting(false); else failed(error); }
+  async function ask(variant) {
+    if (!active) return;
+    try {
+      const status = await post("/api/match", { variant });
+      if (active) shown(status);
+    } catch (error) {
+      if (active) failed(error);
+    }
   }
-  matchForm.addEventListener("submit", async (e) => {
+  matchForm.addEventListener("submit", (e) => {
     e.preventDefault();
     matchError.hidden = true;
-    try { shown(await post("/api/match", { variant: matchPicker.variant })); } catch (error) { failed(error); }
+    active = true;
+    ask(matchPicker.variant);
   });
   cancel.addEventListener("click", async () => {
+    waiting(false);
     try { await api("DELETE", "/api/match"); waiting(false); } catch (error) { failed(error); }
   });
-  poll(); // a reload while waiting shows the wait
+  // A reload while waiting shows the wait (a look), then goes on asking.
+  get("/api/match").then(shown, (error) => { if (error.status !== 404) failed(error); });
 
   const challengeForm = document.querySelector("[data-challenge-form]");
   challengeForm.addEventListener("submit", async (e) => {

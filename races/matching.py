@@ -191,19 +191,19 @@ async def ask(
     chosen = parse_variant_or_refuse(variant)
     values = _values(player, chosen, origin or Origin(), now)
     asked, waiting = await storage.commit_each([(_FIRST_ASK, values), (_WAITING, values)])
-    joined_at = now
+    joined_at, entry = now, None
     if asked is None:  # asked before (again, after a race, for another variant), or racing
         _, asked, _, entry, waiting = await storage.commit_each(
             [(_CLEAR_PLACED, values), (_FIRST_ASK, values), (_SEEN, values), (_ENTRY, values), (_WAITING, values)]
         )
-        if asked is None:
-            assert entry is not None  # a left join of one row always gives it
-            placed = _placed(entry, chosen)
-            if placed is not None:
-                return {"state": "placed", "variant": chosen, "waiting": waiting[0], "waited_ms": 0, "room": placed}
-            joined_at = _waiting_since(entry, chosen)
+    assert waiting is not None  # a count always gives a row
+    if asked is None:
+        assert entry is not None  # a left join of one row always gives it
+        placed = _placed(entry, chosen)
+        if placed is not None:
+            return {"state": "placed", "variant": chosen, "waiting": waiting[0], "waited_ms": 0, "room": placed}
+        joined_at = _waiting_since(entry, chosen)
     matcher.wake(chosen)
-    assert waiting is not None
     waited_ms = int(max(0.0, (now - joined_at).total_seconds()) * 1000)
     return {"state": "waiting", "variant": chosen, "waiting": waiting[0], "waited_ms": waited_ms, "room": None}
 

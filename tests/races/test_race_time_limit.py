@@ -58,7 +58,7 @@ def test_a_closer_round_ends_an_overdue_race_placing_who_still_plays_last_and_ra
 
     _started(room, settings.RACE_LIMIT_MINUTES + 1)
     said = _closer_round(capture)
-    assert "1 races ended at their time limit." in said
+    assert "races ended at their time limit: 1" in said
     ended = Room.objects.get(pk=room.pk)
     assert ended.state == Room.State.FINISHED and session_of(room, leaver).finished
     table = rooms.room_document(ended)

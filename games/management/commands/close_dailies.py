@@ -123,7 +123,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{closed} open daily attempts finished.")
         overdue = end_overdue_races()
         if overdue:
-            self.stdout.write(f"{overdue} races ended at their time limit.")
+            self.stdout.write(f"races ended at their time limit: {overdue}")
         if not prepare:
             return
         progress.round_begins(utc_today(timezone.now()))

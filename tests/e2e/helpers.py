@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -47,6 +48,19 @@ def api_get(page, path: str) -> dict:
     response = page.request.get(path)
     assert response.ok, (response.status, response.text())
     return response.json()
+
+
+def post_after_the_go(page, session: str, path: str, body: dict | None = None) -> None:
+    """POST to a race game's `path` (actions, finish) once its countdown is over: before the go it is refused."""
+    deadline = time.monotonic() + 15
+    while True:
+        response = page.request.post(
+            f"/api/sessions/{session}/{path}", data=body or {}, headers={"X-CSRFToken": csrf(page), "Referer": page.url}
+        )
+        if response.ok or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert response.ok, response.text()
 
 
 def start(page, **body) -> dict:

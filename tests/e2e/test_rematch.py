@@ -4,13 +4,12 @@ the other racer's table offers to join it live, and their tap takes them there t
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import new_page
-from tests.e2e.helpers import api_get, api_post, sign_up
+from tests.e2e.helpers import api_get, api_post, post_after_the_go, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -20,23 +19,9 @@ def _finish_race(host, rival) -> str:
     api_post(rival, f"/api/rooms/{room['id']}/join", {})
     api_post(host, f"/api/rooms/{room['id']}/start", {})
     for page in (host, rival):
-        session = api_get(page, f"/api/rooms/{room['id']}")["you"]["session"]
-        deadline = time.monotonic() + 15
-        while True:  # the go comes after the countdown: a finish before it is refused
-            response = page.request.post(
-                f"/api/sessions/{session}/finish",
-                headers={"X-CSRFToken": _csrf(page), "Referer": page.url},
-            )
-            if response.ok or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
-        assert response.ok, response.text()
+        post_after_the_go(page, api_get(page, f"/api/rooms/{room['id']}")["you"]["session"], "finish")
     assert api_get(host, f"/api/rooms/{room['id']}")["state"] == "finished"
     return str(room["id"])
-
-
-def _csrf(page) -> str:
-    return next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
 
 
 def test_a_rematch_is_one_tap_each_and_the_other_racer_sees_it_live(browser, server) -> None:

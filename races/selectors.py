@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from games.models import Player
-from races.models import Challenge, QueueEntry, Rating
+from races.models import Challenge, QueueEntry
 from races.ratings import MODEL
 
 DEFAULT_MU = MODEL.mu  # a player who has no rated race yet
-
-
-def match_mu(player_ids: Iterable[int], game: str) -> dict[int, float]:
-    """Each player's rating mean in `game` ("SP", "SD", "RU"); DEFAULT_MU for one not yet rated."""
-    ids = list(player_ids)
-    rated = dict(Rating.objects.filter(player_id__in=ids, game=game).values_list("player_id", "mu"))
-    return {player_id: rated.get(player_id, DEFAULT_MU) for player_id in ids}
 
 
 def waiting(variant: str, *, since: dt.datetime) -> QuerySet[QueueEntry]:

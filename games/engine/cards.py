@@ -31,14 +31,6 @@ def card_name(c: int) -> str:
     return NAME_OF[c]
 
 
-def parse_card(text: str) -> int:
-    """The card written in that notation (``TS``); ValueError if it is not one."""
-    try:
-        return CARD_OF_NAME[text.upper()]
-    except (KeyError, AttributeError):
-        raise ValueError(f"{text!r} is not a card") from None
-
-
 def display(c: int) -> str:
     """How a player reads a card: ``7♥``, ``10♠``."""
     return RANK_WORDS[c % 13] + SUIT_SYMBOLS[c // 13]

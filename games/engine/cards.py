@@ -9,7 +9,6 @@ SUITS: Final = "SHDC"
 SUIT_SYMBOLS: Final = "♠♥♦♣"
 RANK_WORDS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 KING: Final = 12
-ACE: Final = 0
 
 # Per-card lookup tables, indexed by the card's int.
 RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))

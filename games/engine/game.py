@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     from .hint import Hint
 
 UNDO_LIMIT: Final = 100
-WON: Final = "The game is won: no more moves"
-NOTHING_TO_UNDO: Final = "Nothing to undo"
 _WON_RULE: Final = "game_won"
 _NOTHING_TO_UNDO_RULE: Final = "nothing_to_undo"
 

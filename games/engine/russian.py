@@ -36,7 +36,6 @@ class RussianGame(Game):
 
     __slots__ = ("_classic",)
 
-    has_stock: ClassVar[bool] = False
     has_foundations: ClassVar[bool] = True
     home_move_cards: ClassVar[int] = 1
 

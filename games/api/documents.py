@@ -281,6 +281,9 @@ RoomDocument = inline_serializer(
         "created_at": serializers.DateTimeField(),
         "started_at": serializers.DateTimeField(allow_null=True, help_text="the go, after the countdown"),
         "starts_in_ms": serializers.IntegerField(help_text="the countdown to the go; 0 once the race is on"),
+        "ends_in_ms": serializers.IntegerField(
+            help_text="until the race's time limit, when games still open end and place last; 0 unless racing"
+        ),
         "ended_at": serializers.DateTimeField(allow_null=True),
         "players": inline_serializer("RacerProgress", _PROGRESS, many=True),
         "host_may_end": serializers.BooleanField(

@@ -404,6 +404,7 @@ def room_document(room: Room) -> dict[str, Any]:
         "created_at": room.created_at.isoformat(),
         "started_at": room.started_at.isoformat() if room.started_at else None,
         "starts_in_ms": _starts_in_ms(room),
+        "ends_in_ms": _ends_in_ms(room),
         "ended_at": room.ended_at.isoformat() if room.ended_at else None,
         "players": players,
         "host_may_end": _host_may_end(room, [member for member, _ in table]),
@@ -430,6 +431,14 @@ def _starts_in_ms(room: Room) -> int:
     if room.started_at is None or room.state != Room.State.RACING:
         return 0
     return max(0, int((room.started_at - timezone.now()).total_seconds() * 1000))
+
+
+def _ends_in_ms(room: Room) -> int:
+    """Until the race's time limit (its end by the closer, if anyone still plays then); 0 unless on."""
+    if room.started_at is None or room.state != Room.State.RACING:
+        return 0
+    ends_at = room.started_at + dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
+    return max(0, int((ends_at - timezone.now()).total_seconds() * 1000))
 
 
 def you_in(room: Room, player: Player | None) -> dict[str, Any]:

@@ -101,6 +101,10 @@ def test_a_race_counts_down_shows_the_others_and_ends_with_the_final_table(brows
         restart = host.locator("[data-restart]")
         expect(restart).to_have_attribute("title", "The race's code is shown when the race is over")
         expect(host.locator("[data-race] .race-players li")).to_have_count(2)
+        # The time left until the race's limit ticks beside its title (30 minutes from the go), on a phone too.
+        for page in (host, racer):
+            expect(page.locator("[data-race-title] .race-clock")).to_have_text(re.compile(r"^(29|30):\d\d left$"))
+            expect(page.locator("[data-race-title] .race-clock")).to_be_visible()
         expect(host.locator("[data-race-room]")).to_have_attribute("href", f"/rooms/{room['id']}/")
 
         # The racer plays: the host sees it live beside the table.

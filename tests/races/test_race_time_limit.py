@@ -129,3 +129,19 @@ def test_past_the_limit_a_game_takes_no_action_and_giving_up_runs_out_of_time(
         assert rooms.end_overdue_races() == 1
     assert RoomMember.objects.get(room=room, player=rival).ran_out_of_time
     assert dict(RatingChange.objects.filter(room=room).values_list("player_id", "place")) == {host.pk: 1, rival.pk: 1}
+
+
+def test_the_room_says_how_long_is_left_until_the_limit(
+    django_capture_on_commit_callbacks: Capture, settings: Any
+) -> None:
+    limit_ms = settings.RACE_LIMIT_MINUTES * 60_000
+    room, _ = open_race(2)
+    countdown_ms = max(0, (room.started_at - timezone.now()).total_seconds() * 1000)  # the go may be ahead
+    assert limit_ms - 5_000 < rooms.room_document(room)["ends_in_ms"] <= limit_ms + countdown_ms
+    _started(room, 10)
+    left = rooms.room_document(Room.objects.get(pk=room.pk))["ends_in_ms"]
+    assert limit_ms - 10 * 60_000 - 5_000 < left <= limit_ms - 10 * 60_000
+    _started(room, settings.RACE_LIMIT_MINUTES + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert rooms.end_overdue_races() == 1
+    assert rooms.room_document(Room.objects.get(pk=room.pk))["ends_in_ms"] == 0  # over

@@ -30,6 +30,7 @@ export class RacePanel {
   }
 
   statusOf(p) {
+    if (p.out_of_time) return gettext("Out of time");
     if (p.won) return gettext("Won");
     if (p.finished) return gettext("Finished");
     return gettext("Playing");
@@ -40,6 +41,7 @@ export class RacePanel {
     const final = room.state === "finished";
     this.root.classList.toggle("final", final);
     this.title.textContent = final ? gettext("Final table") : gettext("The race");
+    this.clock = timeLeft(this.clock, this.title, room);
     this.list.replaceChildren(...(room.players || []).map((p, i) => el("li", {
       class: [p.won ? "won" : "", this.me && p.player === this.me ? "me" : ""].join(" ").trim() || null,
       "aria-current": this.me && p.player === this.me ? "true" : null,
@@ -84,4 +86,26 @@ export function countdown(box, ms, onGo) {
     setTimeout(tick, Math.min(250, end - performance.now()));
   };
   tick();
+}
+
+// The time left until a race's limit (the server ends the games still open then, placed last),
+// ticking after `label`'s own text (league.css puts the separator): a span kept across the room's
+// updates. Returns that span.
+export function timeLeft(span, label, room) {
+  if (!span) span = el("span", { class: "race-clock", role: "timer" });
+  clearInterval(span.ticking);
+  const end = performance.now() + (room.ends_in_ms || 0);
+  const tick = () => {
+    const left = end - performance.now();
+    span.textContent = left > 0 ? fmt(gettext("%(time)s left"), { time: duration(left) }) : "";
+    if (left <= 0) clearInterval(span.ticking);
+  };
+  if (room.state === "racing" && room.ends_in_ms > 0) {
+    tick();
+    span.ticking = setInterval(tick, 1000);
+  } else {
+    span.textContent = "";
+  }
+  if (span.parentNode !== label) label.append(span);
+  return span;
 }

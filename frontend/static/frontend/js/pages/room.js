@@ -5,6 +5,7 @@ import { goalOf, variantLabel } from "../variants.js";
 import { gettext } from "../i18n.js";
 import { el, duration } from "../ui.js";
 import { drawAfterRace } from "../rematch.js";
+import { timeLeft } from "../race.js";
 
 const root = document.querySelector("[data-room]");
 const id = root.dataset.roomId;
@@ -18,6 +19,7 @@ const STATE = () => ({
 });
 
 let lastState = null;
+let clock = null; // the race's time left, after the state line
 let wasMember = false;
 
 function draw(room) {
@@ -36,7 +38,9 @@ function draw(room) {
   wasMember = Boolean(you.member);
   const russian = goalOf(room.variant) === "cards_home";
   root.querySelector("[data-room-title]").textContent = `${gettext("Race room")}: ${variantLabel(room.variant)}`;
-  root.querySelector("[data-room-state]").textContent = [STATE()[room.state] || room.state, room.code].filter(Boolean).join(" · ");
+  const state = root.querySelector("[data-room-state]");
+  state.textContent = [STATE()[room.state] || room.state, room.code].filter(Boolean).join(" · ");
+  clock = timeLeft(clock, state, room);
   root.querySelector("[data-progress-head]").textContent = russian ? gettext("Cards home") : gettext("Sequences");
   root.querySelector("[data-join]").hidden = you.member || room.state !== "lobby";
   root.querySelector("[data-start]").hidden = !(you.host && room.state === "lobby");

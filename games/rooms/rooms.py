@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from games.ranking.keys import RankKey
 from games.results import announcements
 from games.rooms import progress as room_progress
 from games.rooms import race_events
+from games.sessions.live import race_ends_at, race_limit
 from games.sessions.starts import new_sessions
 from web import ratelimit
 from web.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
@@ -273,7 +274,7 @@ def end_overdue_races(*, now: dt.datetime | None = None) -> int:
     """The closer's step each round: end every race still on RACE_LIMIT_MINUTES after its go. How
     many it ended."""
     now = now or timezone.now()
-    since = now - dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
+    since = now - race_limit()
     overdue = list(Room.objects.filter(state=Room.State.RACING, started_at__lte=since).values_list("pk", flat=True))
     ended = 0
     for room_id in overdue:
@@ -289,8 +290,7 @@ def _end_by_time(room_id: uuid.UUID, now: dt.datetime) -> bool:
     players ran out of time (placed last, tied). A race run to its end, so rated like any other."""
     with transaction.atomic():
         room = room_for(room_id, lock=True)
-        limit = dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
-        if room.state != Room.State.RACING or room.started_at is None or room.started_at + limit > now:
+        if room.state != Room.State.RACING or room.started_at is None or race_ends_at(room.started_at) > now:
             return False  # ended meanwhile (its last finish, another closer's round)
         members = list(room.members.select_related("player", "session"))
         out_of_time = _end_open_games(_still_playing(members), now)
@@ -428,17 +428,19 @@ def table_of(room: Room) -> list[tuple[RoomMember, dict[str, Any]]]:
 
 
 def _starts_in_ms(room: Room) -> int:
-    if room.started_at is None or room.state != Room.State.RACING:
-        return 0
-    return max(0, int((room.started_at - timezone.now()).total_seconds() * 1000))
+    return _racing_ms_until(room, lambda go: go)
 
 
 def _ends_in_ms(room: Room) -> int:
-    """Until the race's time limit (its end by the closer, if anyone still plays then); 0 unless on."""
+    """Until the race's time limit (its end by the closer, if anyone still plays then)."""
+    return _racing_ms_until(room, race_ends_at)
+
+
+def _racing_ms_until(room: Room, moment: Callable[[dt.datetime], dt.datetime]) -> int:
+    """Milliseconds from now until `moment(go)` while the race is on; 0 otherwise or once past."""
     if room.started_at is None or room.state != Room.State.RACING:
         return 0
-    ends_at = room.started_at + dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
-    return max(0, int((ends_at - timezone.now()).total_seconds() * 1000))
+    return max(0, int((moment(room.started_at) - timezone.now()).total_seconds() * 1000))
 
 
 def you_in(room: Room, player: Player | None) -> dict[str, Any]:

@@ -27,9 +27,18 @@ from games.models import GameAction, GameSession
 CAPACITY = 20_000
 
 
+def race_limit() -> dt.timedelta:
+    """How long a race runs from its go before its games still open end (RACE_LIMIT_MINUTES)."""
+    return dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
+
+
+def race_ends_at(go: dt.datetime) -> dt.datetime:
+    return go + race_limit()
+
+
 def race_time_up(*, in_room: bool, started_at: dt.datetime, now: dt.datetime) -> bool:
-    """Whether a game of a race (its clock runs from the race's go) is past RACE_LIMIT_MINUTES."""
-    return in_room and now >= started_at + dt.timedelta(minutes=settings.RACE_LIMIT_MINUTES)
+    """Whether a game of a race (its clock runs from the race's go) is past the race's time limit."""
+    return in_room and now >= race_ends_at(started_at)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

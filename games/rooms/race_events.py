@@ -71,17 +71,8 @@ def describe(describer: Describer) -> None:
         _describers.append(describer)
 
 
-def joined(event: Joined) -> None:
-    """Inside the join's transaction: a listener's error rolls the join back with it."""
-    _tell_now(event)
-
-
-def ending(event: Ending) -> None:
-    """Inside the end's transaction: a listener's error rolls the end back with it."""
-    _tell_now(event)
-
-
-def _tell_now(event: Joined | Ending) -> None:
+def tell_now(event: Joined | Ending) -> None:
+    """Inside the transaction of the join or the end: a listener's error rolls it back with it."""
     for listener in tuple(_listeners):
         listener(event)
 

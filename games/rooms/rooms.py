@@ -98,7 +98,7 @@ def create_room(
     with transaction.atomic():
         room = Room.objects.create(host=host, variant=game_code.variant, code=str(game_code), code_secret=secret)
         RoomMember.objects.create(room=room, player=host)
-        race_events.joined(race_events.Joined(room_id=room.pk, player_id=host.pk, origin=origin))
+        race_events.tell_now(race_events.Joined(room_id=room.pk, player_id=host.pk, origin=origin))
     return room
 
 
@@ -126,7 +126,7 @@ def join_room(*, room_id: object, player: Player, origin: Origin | None = None) 
         if room.members.count() >= MAX_PLAYERS:
             raise Conflict(gettext("This room is full: a race has at most %(limit)s players.") % {"limit": MAX_PLAYERS})
         RoomMember.objects.create(room=room, player=player)
-        race_events.joined(race_events.Joined(room_id=room.pk, player_id=player.pk, origin=origin))
+        race_events.tell_now(race_events.Joined(room_id=room.pk, player_id=player.pk, origin=origin))
         announce_on_commit(room)
     return room
 
@@ -373,7 +373,7 @@ def _finish(room: Room, now: dt.datetime, *, called_off: bool) -> None:
             assert result.session is not None
             result.session.code_secret = False
             announcements.announce(announcements.Event(kind="revealed", result=result))
-    race_events.ending(race_events.Ending(room_id=room.pk))
+    race_events.tell_now(race_events.Ending(room_id=room.pk))
     race_events.ended_on_commit(race_events.Ended(room_id=room.pk, called_off=called_off))
 
 

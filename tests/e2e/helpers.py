@@ -63,6 +63,16 @@ def post_after_the_go(page, session: str, path: str, body: dict | None = None) -
     assert response.ok, response.text()
 
 
+def in_one_room(pages: list, *, timeout: float) -> None:
+    """Each page taken to a race room within `timeout` ms, the same room, with all of them in it."""
+    from playwright.sync_api import expect
+
+    for page in pages:
+        page.wait_for_url(re.compile(r"/rooms/[0-9a-f-]{36}/$"), timeout=timeout)
+        expect(page.locator("[data-room-players] tr")).to_have_count(len(pages))
+    assert len({page.url for page in pages}) == 1, [page.url for page in pages]
+
+
 def start(page, **body) -> dict:
     if not page.url.startswith("http"):
         page.goto("/rules/spider/")  # any page hands out the CSRF cookie; the first game makes the guest

@@ -3,13 +3,11 @@ invitee has open, and accepting takes both players to the race."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, new_page
-from tests.e2e.helpers import sign_up
+from tests.e2e.helpers import in_one_room, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,10 +30,7 @@ def test_a_challenge_appears_live_and_accepting_takes_both_to_the_race(browser, 
         expect(invitation).to_contain_text("chal_ada challenges you to a rated race")
         invitation.locator("[data-accept]").click()
 
-        for page in (challenger, invitee):
-            page.wait_for_url(re.compile(r"/rooms/[0-9a-f-]{36}/$"), timeout=15000)
-            expect(page.locator("[data-room-players] tr")).to_have_count(2)
-        assert challenger.url == invitee.url
+        in_one_room([challenger, invitee], timeout=15000)
         assert not challenger.js_errors and not invitee.js_errors, (challenger.js_errors, invitee.js_errors)
     finally:
         challenger.context.close()

@@ -3,13 +3,11 @@ asking for the same variant are placed in one race together (fewer than six wait
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, new_page
-from tests.e2e.helpers import sign_up
+from tests.e2e.helpers import in_one_room, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -37,10 +35,7 @@ def test_a_waiting_player_can_stop_and_two_players_are_placed_in_one_race(browse
 
         _ask(first)
         _ask(second)
-        for page in (first, second):
-            page.wait_for_url(re.compile(r"/rooms/[0-9a-f-]{36}/$"), timeout=30000)
-            expect(page.locator("[data-room-players] tr")).to_have_count(2)
-        assert first.url == second.url
+        in_one_room([first, second], timeout=30000)
         assert not first.js_errors and not second.js_errors, (first.js_errors, second.js_errors)
     finally:
         first.context.close()

@@ -219,7 +219,7 @@ def _values(player: Player, variant: str, origin: Origin, now: dt.datetime) -> d
         "rated_in": game,
         "variant": variant,
         "now": adapt(now),
-        "since": adapt(now - dt.timedelta(seconds=STALE_SECONDS)),
+        "since": adapt(_seen_since(now)),
         "device": origin.device,
         "address": origin.address,
         "default_mu": selectors.DEFAULT_MU,
@@ -290,7 +290,7 @@ def status(*, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
     return {
         "state": "placed" if entry.room_id else "waiting",
         "variant": entry.variant,
-        "waiting": selectors.waiting_for(entry.variant, since=now - dt.timedelta(seconds=STALE_SECONDS)),
+        "waiting": selectors.waiting_for(entry.variant, since=_seen_since(now)),
         "waited_ms": int(waited * 1000),
         "room": str(entry.room_id) if entry.room_id else None,
     }
@@ -321,7 +321,7 @@ def run_pass(variant: str, *, now: dt.datetime | None = None) -> list[Room]:
 
 def still_waiting(variant: str, *, now: dt.datetime) -> bool:
     """Whether anyone seen lately waits for a race of `variant`: the passes go on while so."""
-    return selectors.waiting(variant, since=now - dt.timedelta(seconds=STALE_SECONDS)).exists()
+    return selectors.waiting(variant, since=_seen_since(now)).exists()
 
 
 @contextlib.contextmanager
@@ -351,6 +351,11 @@ def only_pass(variant: str) -> Iterator[bool]:
         guard.release()
 
 
+def _seen_since(now: dt.datetime) -> dt.datetime:
+    """Players not heard from since then are gone from the queue (STALE_SECONDS)."""
+    return now - dt.timedelta(seconds=STALE_SECONDS)
+
+
 def _round(variant: str) -> bool:
     run_pass(variant)
     return still_waiting(variant, now=timezone.now())
@@ -362,7 +367,7 @@ ADVISORY_KEY = 43  # the quick match's own space of advisory locks
 
 
 def _pass(variant: str, now: dt.datetime) -> list[Room]:
-    stale_before = now - dt.timedelta(seconds=STALE_SECONDS)
+    stale_before = _seen_since(now)
     _drop_stale(variant, stale_before)
     entries = selectors.waiting(variant, since=stale_before)
     waiting = [Waiting(*row) for row in entries.values_list("player_id", "mu", "joined_at")]

@@ -201,11 +201,24 @@ async def ask(
         assert entry is not None  # a left join of one row always gives it
         placed = _placed(entry, chosen)
         if placed is not None:
-            return {"state": "placed", "variant": chosen, "waiting": waiting[0], "waited_ms": 0, "room": placed}
+            since = storage.stored_datetime(entry[2])
+            return _answer(variant=chosen, waiting=waiting[0], joined_at=since, room=placed, now=now)
         joined_at = _waiting_since(entry, chosen)
     matcher.wake(chosen)
-    waited_ms = int(max(0.0, (now - joined_at).total_seconds()) * 1000)
-    return {"state": "waiting", "variant": chosen, "waiting": waiting[0], "waited_ms": waited_ms, "room": None}
+    return _answer(variant=chosen, waiting=waiting[0], joined_at=joined_at, room=None, now=now)
+
+
+def _answer(
+    *, variant: str, waiting: int, joined_at: dt.datetime, room: str | None, now: dt.datetime
+) -> dict[str, Any]:
+    """Where a player's quick match stands, as an ask and a look answer it."""
+    return {
+        "state": "placed" if room else "waiting",
+        "variant": variant,
+        "waiting": waiting,
+        "waited_ms": int(max(0.0, (now - joined_at).total_seconds()) * 1000),
+        "room": room,
+    }
 
 
 def _values(player: Player, variant: str, origin: Origin, now: dt.datetime) -> dict[str, Any]:
@@ -286,14 +299,13 @@ def status(*, player: Player, now: dt.datetime | None = None) -> dict[str, Any]:
     entry = QueueEntry.objects.filter(player=player).first()
     if entry is None:
         raise NotFound(gettext(NOT_WAITING))
-    waited = max(0.0, (now - entry.joined_at).total_seconds())
-    return {
-        "state": "placed" if entry.room_id else "waiting",
-        "variant": entry.variant,
-        "waiting": selectors.waiting_for(entry.variant, since=_seen_since(now)),
-        "waited_ms": int(waited * 1000),
-        "room": str(entry.room_id) if entry.room_id else None,
-    }
+    return _answer(
+        variant=entry.variant,
+        waiting=selectors.waiting_for(entry.variant, since=_seen_since(now)),
+        joined_at=entry.joined_at,
+        room=str(entry.room_id) if entry.room_id else None,
+        now=now,
+    )
 
 
 def cancel(*, player: Player) -> None:

@@ -263,9 +263,9 @@ def end_room(*, room_id: object, player: Player, now: dt.datetime | None = None)
         members = list(room.members.select_related("player", "session"))
         if not _host_may_end(room, members):
             raise Conflict(gettext(RATED_RACE_ENDS_ITSELF) % {"minutes": settings.RACE_LIMIT_MINUTES})
-        others_playing = any(m.player_id != room.host_id for m in _still_playing(members))
+        called_off = _others_playing(room, members) or room.state == Room.State.LOBBY
         _end_open_games(_still_playing(members), now)
-        _finish(room, now, called_off=others_playing or room.state == Room.State.LOBBY)
+        _finish(room, now, called_off=called_off)
         announce_on_commit(room)
     return room
 
@@ -313,8 +313,12 @@ def _host_may_end(room: Room, members: list[RoomMember]) -> bool:
     """Whether end_room would end the race now."""
     if room.state == Room.State.FINISHED:
         return False
-    others_playing = any(m.player_id != room.host_id for m in _still_playing(members))
-    return not (others_playing and _would_be_rated(room, members))
+    return not (_others_playing(room, members) and _would_be_rated(room, members))
+
+
+def _others_playing(room: Room, members: list[RoomMember]) -> bool:
+    """Whether a racer other than the host still plays."""
+    return any(m.player_id != room.host_id for m in _still_playing(members))
 
 
 def _end_open_games(members: list[RoomMember], now: dt.datetime) -> list[RoomMember]:

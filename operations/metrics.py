@@ -64,7 +64,7 @@ RANK_INDEX_REBUILDS = Counter("league_rank_index_rebuilds", "Rank indexes rebuil
 PUSHES = Counter("league_pushes", "Changes sent to a live group, by type", ["type"])
 PUSH_DELAY_SECONDS = Histogram(
     "league_push_delay_seconds",
-    "From a change being sent to a socket of this worker being handed it, by type",
+    "From a change being sent to this worker reading it for its sockets, by type",
     ["type"],
     buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
 )
@@ -185,10 +185,14 @@ def push_sent(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def push_arrived(message: dict[str, Any]) -> None:
-    """A socket is handed a change sent to its group (games.groups): its delay (across processes' clocks)."""
+    """A socket is handed a change sent to its group (games.groups). Its delay (across processes'
+    clocks) is observed once per change a worker reads: every socket of the group is handed the same
+    message (web.sockets.live), and a histogram's observation per socket weighed on the fan-out."""
     delay, deliveries = _push_metrics(message.get("type", ""))
-    delay.observe(max(0.0, time.time() - float(message.get("sent_at", 0.0))))
     deliveries.inc()
+    if "observed" not in message:
+        message["observed"] = True
+        delay.observe(max(0.0, time.time() - float(message.get("sent_at", 0.0))))
 
 
 @cache

@@ -86,17 +86,21 @@ async def test_open_sockets_pushes_and_their_delay_are_counted() -> None:
         value("league_push_delay_seconds_count", type="board.change"),
     )
     delivered = value("league_push_deliveries_total", type="board.change")
-    watcher = WebsocketCommunicator(application, f"/ws/leaderboards/{board}/", headers=[ORIGIN, HOST])
-    assert (await watcher.connect())[0]
-    assert (await watcher.receive_json_from())["type"] == "snapshot"
-    assert value("league_open_sockets", kind="leaderboards") == before + 1
+    watchers = [WebsocketCommunicator(application, f"/ws/leaderboards/{board}/", headers=[ORIGIN, HOST]) for _ in "ab"]
+    for watcher in watchers:
+        assert (await watcher.connect())[0]
+        assert (await watcher.receive_json_from())["type"] == "snapshot"
+    assert value("league_open_sockets", kind="leaderboards") == before + 2
     await database_sync_to_async(lambda: make_result(named("pusher"), SPIDERETTE_WIN, vector_log(SPIDERETTE_WIN)[:9]))()
-    assert (await watcher.receive_json_from(timeout=5))["type"] == "change"
+    for watcher in watchers:
+        assert (await watcher.receive_json_from(timeout=5))["type"] == "change"
     # The board and its clean twin: on Redis each is pushed whoever listens, in memory only the watched one.
     assert value("league_pushes_total", type="board.change") == pushes + (2 if settings.REDIS_URL else 1)
+    # The delay once for the change this worker read, the deliveries once for each of its two sockets.
     assert value("league_push_delay_seconds_count", type="board.change") == arrived + 1
-    assert value("league_push_deliveries_total", type="board.change") == delivered + 1
-    await watcher.disconnect()
+    assert value("league_push_deliveries_total", type="board.change") == delivered + 2
+    for watcher in watchers:
+        await watcher.disconnect()
     assert value("league_open_sockets", kind="leaderboards") == before
 
 

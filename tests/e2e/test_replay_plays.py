@@ -86,3 +86,35 @@ def test_the_replay_plays_pauses_and_links_to_a_step(browser, server, screen: st
         assert not page.js_errors, page.js_errors
     finally:
         page.context.close()
+
+
+def test_pause_drops_the_step_on_its_way(browser, server) -> None:
+    """Pause pressed while the next step is being fetched: that step is not shown when it arrives,
+    so the replay stops at the step the player paused on (a slow server once moved it on by one)."""
+    page = new_page(browser, server, viewport=DESKTOP)
+    try:
+        sign_up(page, server, "pauser")
+        won = start(page, code=CODE)
+        for token in winning_log(CODE):
+            api_post(page, f"/api/sessions/{won['id']}/actions", {"action": token})
+        result = page.request.get(f"/api/sessions/{won['id']}").json()["result"]
+        page.goto(f"/replay/{result['id']}/?step=5")
+        expect(page.locator("[data-step]")).to_have_text(re.compile("^Step 5 of"))
+
+        held = []  # the next step's request, held until after the pause
+        page.route(re.compile(r"[?&]step=6\b"), lambda route: held.append(route))
+        play = page.locator("[data-play-pause]")
+        play.click()
+        for _ in range(50):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "Play asked for the next step"
+        play.click()
+        expect(play).to_have_text(re.compile("Play"))
+        held[0].continue_()
+        page.wait_for_timeout(800)
+        assert _step(page) == 5 and page.url.endswith("?step=5"), page.url
+        assert not page.js_errors, page.js_errors
+    finally:
+        page.context.close()

@@ -114,6 +114,7 @@ let timer = null;
 function setPlaying(on) {
   playing = on;
   clearTimeout(timer);
+  if (!on) loading = null; // a step on its way when paused is not shown: the play stops where it is
   playButton.querySelector("[data-play-icon]").textContent = on ? "❚❚" : "▶";
   playButton.querySelector("[data-play-words]").textContent = on ? pgettext("a replay", "Pause") : pgettext("a replay", "Play");
   playButton.setAttribute("aria-pressed", String(on));

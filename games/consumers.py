@@ -93,6 +93,9 @@ class PlayConsumer(LiveConsumer):
     ready = False  # the first document is sent: from then on a change told is followed
     busy = False  # a client's message is being answered: its answer goes first, then the following
     follower: asyncio.Task[None] | None = None
+    elsewhere = False  # another socket of this session is open: this one tells of its moves
+    key = ""  # this socket, among the session's (games.sessions.pushes.opened)
+    session_key: uuid.UUID | None = None  # None: not a session id (the read refuses it)
 
     async def connect(self) -> None:
         await self.accept()
@@ -110,12 +113,13 @@ class PlayConsumer(LiveConsumer):
         hear_revocations()  # the revocations' listener, which lets the sign-in be kept
         # Joined before the game is read, so that no change committed meanwhile goes untold. What a
         # change told makes it send is read for this player, whose game it must be (_document_for).
+        self.key = uuid.uuid4().hex
         try:
-            group = groups.session_group(uuid.UUID(self.session_id))
+            self.session_key = uuid.UUID(self.session_id)
         except ValueError:
-            group = ""  # no such game: the read refuses it
-        if group:
-            await self.join(group)
+            pass
+        if self.session_key is not None:
+            await self.join(groups.session_group(self.session_key))
         try:
             document = await in_database_thread(_document_for)(user, self.session_id)
         except ServiceError as error:
@@ -125,6 +129,7 @@ class PlayConsumer(LiveConsumer):
         await self.send_session(document, playing=False)
         self.ready = True
         self.follow()
+        self.say_opened()
 
     async def disconnect(self, code: int) -> None:
         if self.follower is not None:
@@ -154,11 +159,33 @@ class PlayConsumer(LiveConsumer):
         if kind == session_pushes.CHANGED:
             metrics.push_arrived(message)
             self.told = max(self.told, (message["actions"], message["finished"]))
+        elif kind == session_pushes.OPENED:
+            if message["socket"] != self.key:
+                self.another_opened(reply=message["reply"])
+            return
         elif kind == "live.resumed":
             self.stale = True
+            self.say_opened()  # a socket that opened meanwhile was not heard
         else:
             return
         self.follow()
+
+    def say_opened(self) -> None:
+        if self.session_key is not None:
+            session_pushes.opened(self.session_key, self.key)
+
+    def another_opened(self, *, reply: bool) -> None:
+        """Another socket of this session is open: from now on this one tells of its moves, and it
+        tells the state it has sent now, which holds a move made before the two heard of each other."""
+        self.elsewhere = True
+        if not reply and self.session_key is not None:
+            session_pushes.opened(self.session_key, self.key, reply=True)
+        self.tell(self.shown)
+
+    def tell(self, version: tuple[int, bool]) -> None:
+        """Tell the session's other sockets of `version`, if there are any (and a state was sent)."""
+        if self.elsewhere and self.session_key is not None and version[0] >= 0:
+            session_pushes.announce(self.session_key, actions=version[0], finished=version[1])
 
     def behind(self) -> bool:
         """Whether a state this socket has not sent exists (the answer to its own action is sent)."""
@@ -210,6 +237,7 @@ class PlayConsumer(LiveConsumer):
                 await self.send_refusal(error)
                 return
             if not isinstance(fast, play_loop.Handoff):
+                self.tell(session_pushes.version_of(fast))  # committed: the other sockets may read it
                 await self.send_session(fast)
                 return
             counted = fast.counted

@@ -4,7 +4,7 @@ An ordinary legal action on a game in this process's live cache (games.sessions.
 the same judge as `services.apply_action` (`services.judge`, the same rate limit and log cap) and
 appended with the same conditional statement (games.sessions.play_repository), committed in a group with
 the other sockets' appends of this loop (web.storage.commit_row). The answer leaves only once
-that commit succeeded; the session's other sockets are told then (games.sessions.pushes).
+that commit succeeded; the socket tells the session's other sockets, if it knows of any (games.consumers).
 Everything else is handed to apply_action on a database thread, which judges it on the stored
 state: a cache miss, another player's id, a resend (`at` not the next position), a game over or
 not yet started, a refusal on the cached copy (which may be behind what another worker stored),
@@ -30,7 +30,6 @@ from games.models import Player
 from games.rooms import progress as room_progress
 from games.sessions import live
 from games.sessions import play_repository as play
-from games.sessions import pushes as session_pushes
 from operations import metrics
 from web import storage
 from web.errors import ServiceError, Unavailable
@@ -105,7 +104,6 @@ async def act(
     stored = play.appended(after, current.game, row)
     if isinstance(stored, play.LogMovedOn):
         return Handoff(counted=True)  # nothing written; the copy was behind
-    session_pushes.announce(session.id, actions=stored.live.session.action_count, finished=False)
     room_id = stored.live.session.room_id
     if room_id is not None:  # committed: the room hears of it now (its push reads the database)
         await in_database_thread(room_progress.pushes.changed)(room_id)

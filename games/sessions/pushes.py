@@ -8,6 +8,11 @@ socket of the session, all its player's own, reads the game as it is now for tha
 sends it as it sends an answer, unless it already sent that state: the socket that made the move
 has its answer already (games.consumers).
 
+A play socket tells of its own moves only once it knows another socket of the session is open:
+each socket says `session.opened` on the group as it opens (and again when live updates resume), and
+one that hears another answers in kind and tells the state it has sent, so a move made before the
+two heard of each other is followed too (games.consumers). Everything else tells always.
+
 A push is sent from the event loop the thread works for (web.loops): the layer's connections are
 the loop's, and the thread does not wait for it. Its failure (Redis away) loses the push, never
 the change: the page asks for the game when it comes back into view. The mover's own socket hears
@@ -29,6 +34,7 @@ from games.sessions.live import LiveSession
 from web.loops import serving_loop
 
 CHANGED = "session.changed"
+OPENED = "session.opened"
 
 _sending: set[asyncio.Task[None]] = set()  # kept until sent
 
@@ -61,6 +67,12 @@ def announce(session_id: uuid.UUID, *, actions: int, finished: bool) -> None:
         loop.call_soon_threadsafe(_spawn, group, message)
     elif groups.watched(group):  # a request's thread (asgiref sends from its loop), a command, a test
         async_to_sync(groups.send)(group, message)
+
+
+def opened(session_id: uuid.UUID, socket: str, *, reply: bool = False) -> None:
+    """Say on the session's group that play socket `socket` is open (`reply`: in answer to another
+    saying so). From the socket's event loop."""
+    _spawn(groups.session_group(session_id), {"type": OPENED, "socket": socket, "reply": reply})
 
 
 def _spawn(group: str, message: dict[str, Any]) -> None:

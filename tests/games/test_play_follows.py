@@ -172,3 +172,41 @@ async def test_a_socket_plays_on_while_redis_is_away_and_catches_up_when_it_is_b
     assert pushed["pushed"] is True and pushed["actions"] == 2
     shown = follow(shown, pushed)
     await socket.disconnect()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+async def test_a_lone_socket_tells_nobody_of_its_moves_until_another_opens(player: Player) -> None:
+    """A move answered on the event loop is told on the group only once another socket of the
+    session is open (games.sessions.pushes.opened): one tab costs no message an action."""
+    from tests.operations.test_metrics import value
+
+    def told() -> float:
+        return value("league_pushes_total", type="session.changed")
+
+    session, _ = await database_sync_to_async(start_session)(player=player, code=CODE)
+    token = await token_of(player)
+    first = await open_socket(session.id, token)
+    here = await first_document(first)
+    for played in (1, 2, 3):
+        if played == 2:  # the first went to a database thread (the game not in the live cache yet)
+            await asyncio.sleep(0.3)  # its push, and the socket's own "opened", heard
+            before = told()
+        move = next(t for t in here["legal"] if t != "U")
+        await first.send_json_to({"type": "action", "action": move, "at": played})
+        here = follow(here, await first.receive_json_from())
+    assert told() == before
+
+    # A second tab: it is sent the game as it is, and follows the first's moves from then on.
+    second = await open_socket(session.id, token)
+    there = await first_document(second)
+    assert there["actions"] == 3
+    await asyncio.sleep(0.3)  # each has heard of the other
+    move = next(t for t in here["legal"] if t != "U")
+    await first.send_json_to({"type": "action", "action": move, "at": 4})
+    here = follow(here, await first.receive_json_from())
+    there = follow(there, await second.receive_json_from(timeout=5))
+    assert seen_by_player(there) == seen_by_player(here) and told() > before
+    assert await first.receive_nothing(timeout=0.3)
+    for socket in (first, second):
+        await socket.disconnect()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import threading
 import time
 from collections import Counter
@@ -269,7 +270,13 @@ def test_a_guarded_name_answers_alike_whether_or_not_a_player_has_it(settings: A
         answers[name] = [timed_log_in(name, "guess 2", "10.0.6.2"), log_in(name, "guess 3", "10.0.6.1")]
     for (answer, took), refused in answers.values():
         assert answer.status_code == 401 and answer.json() == answers["mona"][0][0].json() and took >= 0.6
-        assert refused.status_code == 429 and refused.json() == answers["mona"][1].json()
+        assert refused.status_code == 429 and _words(refused) == _words(answers["mona"][1])
+
+
+def _words(refused: Any) -> str:
+    """A refusal's message without its countdown, which follows the caller's own pace (a slow host
+    may cross a second between two names' refusals), not whether the name is a player's."""
+    return re.sub(r"\d+", "N", refused.json()["error"]["message"])
 
 
 def test_a_password_is_hashed_on_a_thread_of_lowest_priority(settings: Any) -> None:

@@ -10,6 +10,7 @@ comes back into view.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import uuid
@@ -114,10 +115,8 @@ class PlayConsumer(LiveConsumer):
         # Joined before the game is read, so that no change committed meanwhile goes untold. What a
         # change told makes it send is read for this player, whose game it must be (_document_for).
         self.key = uuid.uuid4().hex
-        try:
+        with contextlib.suppress(ValueError):  # not a session id: the read refuses it
             self.session_key = uuid.UUID(self.session_id)
-        except ValueError:
-            pass
         if self.session_key is not None:
             await self.join(groups.session_group(self.session_key))
         try:

@@ -210,3 +210,48 @@ async def test_a_lone_socket_tells_nobody_of_its_moves_until_another_opens(playe
     assert await first.receive_nothing(timeout=0.3)
     for socket in (first, second):
         await socket.disconnect()
+
+
+async def test_a_read_that_lands_while_the_socket_answers_waits_for_the_answer(
+    player: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket reading its game to follow it (here: live updates resumed) while it answers its own
+    message sends nothing of that read: the answer, read after the change, goes alone, and the
+    client never gets a pushed state ahead of the answer to its own message."""
+    import threading
+
+    from channels.layers import get_channel_layer
+
+    from games import consumers, groups
+
+    session, _ = await database_sync_to_async(start_session)(player=player, code=CODE)
+    socket = await open_socket(session.id, await token_of(player))
+    await first_document(socket)
+
+    reading, committed, read = threading.Event(), threading.Event(), threading.Event()
+    document_for, act = consumers._document_for, consumers._act
+
+    def read_after_the_commit(*args: Any) -> dict[str, Any]:
+        reading.set()
+        committed.wait(10)
+        try:
+            return document_for(*args)
+        finally:
+            read.set()
+
+    def act_then_let_the_read_land(*args: Any) -> Any:
+        answer = act(*args)  # the finish is committed and its answer read
+        committed.set()
+        read.wait(10)  # the follower's read lands before this answer reaches the loop
+        return answer
+
+    monkeypatch.setattr(consumers, "_document_for", read_after_the_commit)
+    monkeypatch.setattr(consumers, "_act", act_then_let_the_read_land)
+    group = groups.session_group(session.id)
+    await get_channel_layer().group_send(group, {"type": "live.resumed", "group": group})
+    assert await asyncio.to_thread(reading.wait, 10)  # the socket heard it and is reading
+    await socket.send_json_to({"type": "finish"})
+    answer = await socket.receive_json_from(timeout=10)
+    assert "pushed" not in answer and answer["finished"] is True, answer
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()

@@ -205,8 +205,8 @@ class PlayConsumer(LiveConsumer):
                 log.info("play socket of %s could not follow its game: %s", self.session_id, error)
                 return  # the page asks for the game when it comes back into view
             if self.busy:
-                # An answer is under way, read after this: it goes first, and the read is made
-                # again after it (follow), so no pushed state runs ahead of the client's own answer.
+                # An answer is under way: it goes first, and the read is made again after it
+                # (follow), so no pushed state runs ahead of the answer to the client's own message.
                 self.stale = True
                 return
             if session_pushes.version_of(document) > self.shown:  # not sent meanwhile

@@ -169,16 +169,16 @@ class PlayConsumer(LiveConsumer):
             return
         self.follow()
 
-    def say_opened(self) -> None:
+    def say_opened(self, *, reply: bool = False) -> None:
         if self.session_key is not None:
-            session_pushes.opened(self.session_key, self.key)
+            session_pushes.opened(self.session_key, self.key, reply=reply)
 
     def another_opened(self, *, reply: bool) -> None:
         """Another socket of this session is open: from now on this one tells of its moves, and it
         tells the state it has sent now, which holds a move made before the two heard of each other."""
         self.elsewhere = True
-        if not reply and self.session_key is not None:
-            session_pushes.opened(self.session_key, self.key, reply=True)
+        if not reply:
+            self.say_opened(reply=True)
         self.tell(self.shown)
 
     def tell(self, version: tuple[int, bool]) -> None:
